@@ -1,0 +1,74 @@
+// The loop's contract with tools, hooks and listeners (../shared/DESIGN.md, "The loop").
+import type { Static, TSchema } from '@sinclair/typebox';
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  ImageContent,
+  Message,
+  Model,
+  StreamFn,
+  StreamOptions,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+} from '../ai/types';
+
+export interface AgentToolResult {
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+}
+
+// A tool reports failure by throwing; the loop turns it into an isError result whose text is the error message.
+export interface AgentTool<S extends TSchema = TSchema> {
+  name: string;
+  label: string;
+  description: string;
+  parameters: S;
+  /** Repairs known model quirks before validation; returns its input unchanged when already in shape. */
+  prepareArguments?(raw: unknown): unknown;
+  executionMode?: 'parallel' | 'sequential';
+  execute(
+    toolCallId: string,
+    args: Static<S>,
+    signal?: AbortSignal,
+    onUpdate?: (partial: AgentToolResult) => void,
+  ): Promise<AgentToolResult>;
+}
+
+export interface AgentContext {
+  systemPrompt: string;
+  messages: Message[];
+  tools: AgentTool[]; // the ACTIVE ones
+}
+
+export type BeforeToolCallResult = { block: true; reason?: string } | void;
+export type AfterToolCallResult = { content?: AgentToolResult['content']; details?: unknown; isError?: boolean } | void;
+
+export interface AgentLoopConfig {
+  model: Model;
+  streamFn: StreamFn;
+  /** Passed through to every streamFn call (API key, thinking level, retry notices). */
+  streamOptions?: Omit<StreamOptions, 'signal'>;
+  beforeToolCall?(
+    call: { toolCall: ToolCall; args: unknown; tool: AgentTool },
+    signal?: AbortSignal,
+  ): Promise<BeforeToolCallResult>; // may also mutate call.args in place
+  afterToolCall?(call: {
+    toolCall: ToolCall;
+    args: unknown;
+    result: AgentToolResult;
+    isError: boolean;
+  }): Promise<AfterToolCallResult>;
+  getSteeringMessages?(): Promise<Message[]>; // polled after each tool batch
+}
+
+export type AgentEvent =
+  | { type: 'agent_start' }
+  | { type: 'agent_end'; messages: Message[] } // always last
+  | { type: 'turn_start' }
+  | { type: 'turn_end'; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: 'message_start' | 'message_end'; message: Message }
+  | { type: 'message_update'; message: AssistantMessage; event: AssistantMessageEvent }
+  | { type: 'tool_execution_start'; toolCallId: string; toolName: string; args: unknown }
+  | { type: 'tool_execution_update'; toolCallId: string; toolName: string; partialResult: AgentToolResult }
+  | { type: 'tool_execution_end'; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };

@@ -1,0 +1,89 @@
+// The message and event vocabulary shared by every layer. Shapes follow ../shared/DESIGN.md exactly:
+// session files, providers and tests depend on them.
+import type { TSchema } from '@sinclair/typebox';
+
+export type TextContent = { type: 'text'; text: string };
+export type ImageContent = { type: 'image'; data: string /* base64 */; mimeType: string };
+export type ThinkingContent = { type: 'thinking'; thinking: string; signature?: string };
+export type ToolCall = { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown> };
+
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
+
+export type Usage = {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: { total: number };
+};
+
+export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent)[]; timestamp: number };
+export type AssistantMessage = {
+  role: 'assistant';
+  content: (TextContent | ThinkingContent | ToolCall)[];
+  provider: string;
+  model: string;
+  usage: Usage;
+  stopReason: StopReason;
+  errorMessage?: string;
+  timestamp: number;
+};
+export type ToolResultMessage = {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+};
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export type Model = {
+  provider: string;
+  id: string;
+  name: string;
+  baseUrl?: string;
+  contextWindow: number;
+  maxTokens: number;
+  input: ('text' | 'image')[];
+  reasoning: boolean;
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number }; // $ per million tokens
+};
+
+/** What a provider is told about a tool: the model-facing half of an AgentTool. */
+export type Tool = { name: string; description: string; parameters: TSchema };
+
+export type AssistantMessageEvent =
+  | { type: 'start'; partial: AssistantMessage }
+  | {
+      type: 'text_delta' | 'thinking_delta' | 'toolcall_delta';
+      contentIndex: number;
+      delta: string;
+      partial: AssistantMessage;
+    }
+  | { type: 'toolcall_start' | 'toolcall_end'; contentIndex: number; partial: AssistantMessage }
+  | { type: 'done'; message: AssistantMessage } // stopReason stop | length | toolUse
+  | { type: 'error'; message: AssistantMessage }; // stopReason error | aborted, errorMessage set
+
+export interface AssistantMessageStream extends AsyncIterable<AssistantMessageEvent> {
+  result(): Promise<AssistantMessage>;
+}
+
+export type StreamRequest = { systemPrompt: string; messages: Message[]; tools: Tool[] };
+
+export type StreamOptions = {
+  signal?: AbortSignal;
+  apiKey?: string;
+  maxTokens?: number;
+  thinking?: 'off' | 'low' | 'medium' | 'high';
+  /** Called before each retry of a failed request, so the UI can say it is retrying. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  headers?: Record<string, string>;
+};
+
+export type StreamFn = (model: Model, request: StreamRequest, options?: StreamOptions) => AssistantMessageStream;
+
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } };
+}

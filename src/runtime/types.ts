@@ -1,0 +1,32 @@
+// The sandbox contract (../shared/DESIGN.md, "Runtime"). Tools only ever talk to this interface.
+
+export type EntryType = 'file' | 'dir' | 'symlink';
+
+export type ExecOptions = {
+  cwd?: string;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onOutput?: (chunk: string) => void;
+};
+
+export type ExecResult = { output: string; exitCode: number | null };
+
+export interface Runtime {
+  readonly kind: 'webcontainer' | 'embedded';
+  readonly workdir: string; // absolute, e.g. /home/project
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array | string): Promise<void>; // creates parent folders
+  readdir(path: string): Promise<{ name: string; type: EntryType }[]>;
+  stat(path: string): Promise<{ type: EntryType; size: number } | null>;
+  mkdir(path: string): Promise<void>; // recursive
+  rm(path: string, opts?: { recursive?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  exec(command: string, opts?: ExecOptions): Promise<ExecResult>;
+  exportZip(opts?: { exclude?: string[] }): Promise<Uint8Array>; // the workspace, for snapshots and downloads
+  importZip(zip: Uint8Array): Promise<void>;
+  watch(listener: (paths: string[]) => void): () => void;
+  /** Optional: the canonical path of `path` after following symlinks, for per-file mutation queues. */
+  realpath?(path: string): Promise<string>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page.
+const crossOriginIsolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  // Relative base: the static build can be hosted under any path.
+  base: './',
+  plugins: [svelte()],
+  server: { headers: crossOriginIsolation },
+  preview: { headers: crossOriginIsolation },
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  test: {
+    include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'bench/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20000,
+    pool: 'forks',
+  },
+});
