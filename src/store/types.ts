@@ -1,0 +1,155 @@
+// Data shapes of the storage layer (../../shared/DESIGN.md, "Storage" and "Session file").
+import type { Message, UserMessage } from '../ai/types';
+
+/** Workspace files keyed by POSIX path relative to the workspace root ("src/main.ts", never "/x" or "../x"). */
+export type FileMap = Map<string, Uint8Array>;
+
+export type TokenTotals = { input: number; output: number; cacheRead: number; cacheWrite: number };
+
+/** The small per-session record; the transcript lives in separate entry records. */
+export interface SessionRecord {
+  id: string;
+  title: string;
+  createdAt: number; // ms since epoch
+  updatedAt: number;
+  model: string; // last model used ('' until the first assistant message)
+  provider: string;
+  /** Number of entries; also the seq the next appended message gets. */
+  messageCount: number;
+  cost: number; // $ total of assistant usage
+  tokens: TokenTotals;
+  /** Session whose `<baselineId>/baseline` snapshot is this session's baseline (forks share their parent's). */
+  baselineId?: string;
+  /** Seqs of user messages that have a checkpoint snapshot, ascending. */
+  checkpoints: number[];
+  forkedFrom?: { sessionId: string; seq: number };
+  importedAt?: number;
+}
+
+export type NewSession = { title?: string; model?: string; provider?: string };
+export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens'>>;
+
+/**
+ * Which workspace snapshot: the latest one, the imported baseline, or the checkpoint taken when the user message
+ * with that seq was sent (the workspace as it was BEFORE that turn ran).
+ */
+export type SnapshotRef = 'latest' | 'baseline' | { checkpoint: number };
+
+/** A list change another tab (or this one) should react to. */
+export type SessionChange =
+  | { type: 'created'; id: string }
+  | { type: 'updated'; id: string }
+  | { type: 'deleted'; id: string };
+
+export type ForkResult = {
+  session: SessionRecord;
+  /** The user message forked from: it is NOT in the new transcript, so the UI can put it back in the prompt box. */
+  prompt: UserMessage;
+};
+
+export type LoadedSession = { session: SessionRecord; messages: Message[] };
+
+export type FileStatus = 'added' | 'modified' | 'deleted';
+export interface FileChange {
+  path: string;
+  status: FileStatus;
+  binary: boolean;
+  oldText?: string; // text files only; absent when added
+  newText?: string; // text files only; absent when deleted
+}
+
+export type SecretKind =
+  | 'anthropic-key'
+  | 'openai-key'
+  | 'google-key'
+  | 'github-token'
+  | 'slack-token'
+  | 'aws-access-key'
+  | 'private-key'
+  | 'env-value'
+  | 'known-secret';
+
+export interface SecretFinding {
+  id: string; // stable within one scan, for the review UI's checkboxes
+  where: 'transcript' | 'workspace';
+  seq?: number; // transcript: the message's index
+  field?: string; // transcript: where in the message, e.g. "content/0/text"
+  path?: string; // workspace: the file
+  line: number; // 1-based line within that text
+  kind: SecretKind;
+  preview: string; // masked, safe to show
+  /** The matched text itself, used by redactSecrets. Never render it. */
+  value: string;
+}
+
+export type ZipImportProgress = { files: number; bytes: number; totalFiles: number; totalBytes: number };
+
+export interface ZipImportOptions {
+  maxTotalBytes?: number; // default 1 GiB, uncompressed
+  maxFiles?: number; // default 100_000
+  maxRatio?: number; // default 200 (uncompressed / compressed, per entry, for entries over 1 MiB)
+  stripTopFolder?: boolean; // default true: a GitHub/GitLab download's single top folder
+  onProgress?: (progress: ZipImportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export type SkipReason = 'symlink' | 'os-metadata' | 'encrypted' | 'unsupported-compression';
+export interface ZipImportResult {
+  files: FileMap;
+  skipped: { path: string; reason: SkipReason }[];
+  strippedPrefix?: string; // e.g. "repo-main/"
+  totalBytes: number;
+}
+
+export type SessionFileHeader = {
+  type: 'header';
+  format: 'conch-session';
+  version: 1;
+  id: string;
+  title: string;
+  createdAt: number;
+  model: string;
+  provider: string;
+  exportedAt: number;
+};
+
+export interface SessionFileContents {
+  header: SessionFileHeader;
+  messages: Message[];
+  workspace: FileMap;
+  baseline: FileMap | null;
+  /** Checkpoint workspace zips by user-message seq. */
+  checkpoints: Map<number, Uint8Array>;
+}
+
+/** Persistence of sessions, transcripts, snapshots and settings (IndexedDB). Made by createSessionStore(). */
+export interface SessionStore {
+  /** Settings object as stored (API keys included: they never leave this store). Validate it with your schema. */
+  getSettings(): Promise<unknown>;
+  setSettings(settings: unknown): Promise<void>;
+
+  createSession(init?: NewSession): Promise<SessionRecord>;
+  /** All sessions, most recently updated first. */
+  listSessions(): Promise<SessionRecord[]>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  renameSession(id: string, title: string): Promise<SessionRecord>;
+  updateSession(id: string, patch: SessionPatch): Promise<SessionRecord>;
+  /** Removes the session, its entries and its snapshots (a baseline shared with a fork stays for the fork). */
+  deleteSession(id: string): Promise<void>;
+
+  /** Stores one completed message; returns its seq. Never rewrites earlier entries. */
+  appendEntry(sessionId: string, message: Message): Promise<number>;
+  /** The transcript in seq order, repaired (see repairTranscript). */
+  loadEntries(sessionId: string): Promise<Message[]>;
+
+  /** Saves a workspace zip; a checkpoint ref also records the seq in session.checkpoints. */
+  saveSnapshot(sessionId: string, ref: SnapshotRef, zip: Uint8Array): Promise<void>;
+  loadSnapshot(sessionId: string, ref: SnapshotRef): Promise<Uint8Array | undefined>;
+  listCheckpoints(sessionId: string): Promise<number[]>;
+
+  /** New session holding the entries before user message `atSeq` and the workspace of that checkpoint. */
+  forkSession(sessionId: string, atSeq: number): Promise<ForkResult>;
+
+  /** Closes the database connection (tests, page teardown). */
+  close(): void;
+}
