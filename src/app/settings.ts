@@ -1,0 +1,90 @@
+// The person's settings: what they chose, with defaults for a first visit. Persisted in the `settings` store;
+// the API key lives only there and in provider requests.
+
+export type ProviderId = 'anthropic' | 'openai' | 'google' | 'openai-compatible';
+export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
+export type ApprovalMode = 'auto' | 'ask' | 'read-only';
+export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
+export type Theme = 'system' | 'light' | 'dark';
+
+export const PROVIDER_IDS: readonly ProviderId[] = ['anthropic', 'openai', 'google', 'openai-compatible'];
+export const ALL_TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find', 'ls'] as const;
+export const READ_ONLY_TOOLS: readonly string[] = ['read', 'grep', 'find', 'ls'];
+
+export type Settings = {
+  provider: ProviderId;
+  /** Preset id for openai-compatible endpoints (e.g. a local server); '' when typed by hand. */
+  preset: string;
+  apiKey: string;
+  /** Empty means the provider's own endpoint. */
+  baseUrl: string;
+  modelId: string;
+  thinking: ThinkingLevel;
+  /** 0 means the model's own maximum. */
+  maxTokens: number;
+  approvalMode: ApprovalMode;
+  protectedPaths: string[];
+  activeTools: string[];
+  runtimePreference: RuntimePreference;
+  theme: Theme;
+  customInstructions: string;
+  /** Set once the person has finished the first-visit welcome. */
+  onboarded: boolean;
+};
+
+export const DEFAULT_MODEL_BY_PROVIDER: Record<ProviderId, string> = {
+  anthropic: 'claude-sonnet-4-5',
+  openai: 'gpt-5-mini',
+  google: 'gemini-2.5-flash',
+  'openai-compatible': '',
+};
+
+/** A fresh copy of the defaults for a first visit. */
+export function defaultSettings(): Settings {
+  return {
+    provider: 'anthropic',
+    preset: '',
+    apiKey: '',
+    baseUrl: '',
+    modelId: DEFAULT_MODEL_BY_PROVIDER.anthropic,
+    thinking: 'off',
+    maxTokens: 0,
+    approvalMode: 'auto',
+    protectedPaths: ['.git/**', '.env*'],
+    activeTools: ['read', 'bash', 'edit', 'write'],
+    runtimePreference: 'auto',
+    theme: 'system',
+    customInstructions: '',
+    onboarded: false,
+  };
+}
+
+const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
+  typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+const stringList = (value: unknown, fallback: string[]): string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string') ? [...value] : [...fallback];
+
+/** Settings read back from storage (or anywhere untrusted): every field checked, unknown or broken ones defaulted. */
+export function parseSettings(raw: unknown): Settings {
+  const d = defaultSettings();
+  if (typeof raw !== 'object' || raw === null) return d;
+  const r = raw as Record<string, unknown>;
+  const maxTokens = typeof r.maxTokens === 'number' && Number.isFinite(r.maxTokens) && r.maxTokens >= 0 ? Math.floor(r.maxTokens) : d.maxTokens;
+  return {
+    provider: oneOf(r.provider, PROVIDER_IDS, d.provider),
+    preset: stringOr(r.preset, d.preset),
+    apiKey: stringOr(r.apiKey, d.apiKey),
+    baseUrl: stringOr(r.baseUrl, d.baseUrl),
+    modelId: stringOr(r.modelId, d.modelId),
+    thinking: oneOf(r.thinking, ['off', 'low', 'medium', 'high'] as const, d.thinking),
+    maxTokens,
+    approvalMode: oneOf(r.approvalMode, ['auto', 'ask', 'read-only'] as const, d.approvalMode),
+    protectedPaths: stringList(r.protectedPaths, d.protectedPaths),
+    activeTools: stringList(r.activeTools, d.activeTools).filter((t) => (ALL_TOOLS as readonly string[]).includes(t)),
+    runtimePreference: oneOf(r.runtimePreference, ['auto', 'webcontainer', 'embedded'] as const, d.runtimePreference),
+    theme: oneOf(r.theme, ['system', 'light', 'dark'] as const, d.theme),
+    customInstructions: stringOr(r.customInstructions, d.customInstructions),
+    onboarded: r.onboarded === true,
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { buildSystemPrompt, type SystemPromptInput } from './system-prompt';
+
+const base: SystemPromptInput = {
+  runtimeKind: 'embedded',
+  workdir: '/home/project',
+  listing: ['src/', 'package.json'],
+  tools: [
+    { name: 'read', description: 'Read a file.' },
+    { name: 'edit', description: 'Edit a file.' },
+  ],
+  date: new Date(2025, 2, 7),
+};
+
+describe('buildSystemPrompt', () => {
+  it('tells the model honestly that the embedded sandbox has no node or npm', () => {
+    const prompt = buildSystemPrompt(base);
+    expect(prompt).toContain('/home/project');
+    expect(prompt).toMatch(/NO node, npm/);
+    expect(prompt).not.toMatch(/Node\.js and npm are available/);
+  });
+
+  it('tells the model that node and npm work in a WebContainer', () => {
+    const prompt = buildSystemPrompt({ ...base, runtimeKind: 'webcontainer' });
+    expect(prompt).toMatch(/Node\.js and npm are available/);
+  });
+
+  it('lists the workspace, the active tools with guidelines, and today\'s date', () => {
+    const prompt = buildSystemPrompt(base);
+    expect(prompt).toContain('- src/');
+    expect(prompt).toContain('- read: Read a file.');
+    expect(prompt).toContain('Prefer edit for small changes');
+    expect(prompt).not.toContain('- bash:');
+    expect(prompt).toContain('2025-03-07');
+  });
+
+  it('says when the workspace is empty and truncates a long listing', () => {
+    expect(buildSystemPrompt({ ...base, listing: [] })).toContain('The workspace is empty.');
+    const many = Array.from({ length: 100 }, (_, i) => `f${i}.txt`);
+    const prompt = buildSystemPrompt({ ...base, listing: many });
+    expect(prompt).toContain('f59.txt');
+    expect(prompt).not.toContain('f60.txt');
+    expect(prompt).toContain('40 more entries');
+  });
+
+  it('puts AGENTS.md before the person\'s own instructions, both last', () => {
+    const prompt = buildSystemPrompt({
+      ...base,
+      agentsMd: { fileName: 'AGENTS.md', content: 'Use tabs.' },
+      customInstructions: 'Answer in French.',
+    });
+    const agents = prompt.indexOf('Project instructions from AGENTS.md:\nUse tabs.');
+    const own = prompt.indexOf("The person's own instructions:\nAnswer in French.");
+    expect(agents).toBeGreaterThan(prompt.indexOf("Today's date"));
+    expect(own).toBeGreaterThan(agents);
+  });
+
+  it('leaves out empty instructions and says so when no writing tool is active', () => {
+    const prompt = buildSystemPrompt({ ...base, tools: [{ name: 'read', description: 'Read.' }], customInstructions: '  ' });
+    expect(prompt).not.toContain("person's own instructions");
+    expect(prompt).toContain('You can only look, not change');
+  });
+});
