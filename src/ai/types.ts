@@ -5,7 +5,14 @@ import type { TSchema } from '@sinclair/typebox';
 export type TextContent = { type: 'text'; text: string };
 export type ImageContent = { type: 'image'; data: string /* base64 */; mimeType: string };
 export type ThinkingContent = { type: 'thinking'; thinking: string; signature?: string };
-export type ToolCall = { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown> };
+export type ToolCall = {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Gemini's opaque signature for this call; sent back only to the same model, which requires it. */
+  thoughtSignature?: string;
+};
 
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
 
