@@ -1,0 +1,116 @@
+// One model call: consume the provider's event stream, re-emit it as message events, and always come back with an
+// AssistantMessage. A provider that throws (at call time or while iterating), ends without a final message, or
+// returns something malformed becomes a message with stopReason 'error'; an abort becomes 'aborted'.
+import type { AssistantMessage, AssistantMessageEvent, Model, StopReason, StreamRequest } from '../ai/types';
+import { emptyUsage } from '../ai/types';
+import { ABORTED, errorText, raceAbort } from './abort';
+import type { AgentEvent, AgentLoopConfig } from './types';
+
+const ABORTED_MESSAGE = 'Request was aborted';
+
+/** Streams one assistant message; never rejects. */
+export async function streamAssistantMessage(
+  request: StreamRequest,
+  config: AgentLoopConfig,
+  signal: AbortSignal | undefined,
+  emit: (event: AgentEvent) => void,
+): Promise<AssistantMessage> {
+  const model = config.model;
+  let partial: AssistantMessage | undefined;
+  let started = false;
+  let final: AssistantMessage | undefined;
+
+  const start = (message: AssistantMessage) => {
+    started = true;
+    emit({ type: 'message_start', message });
+  };
+
+  if (signal?.aborted) {
+    final = endedMessage(model, undefined, 'aborted', ABORTED_MESSAGE);
+  } else {
+    try {
+      const stream = config.streamFn(model, request, { ...config.streamOptions, signal });
+      const iterator = stream[Symbol.asyncIterator]();
+      while (final === undefined) {
+        const step = await raceAbort(iterator.next(), signal);
+        if (step === ABORTED) {
+          final = endedMessage(model, partial, 'aborted', ABORTED_MESSAGE);
+          iterator.return?.()?.catch(() => undefined);
+          break;
+        }
+        if (step.done) break;
+        const event: AssistantMessageEvent = step.value;
+        switch (event.type) {
+          case 'start':
+            partial = event.partial;
+            if (!started) start(partial);
+            break;
+          case 'done':
+          case 'error':
+            final = event.message;
+            iterator.return?.()?.catch(() => undefined);
+            break;
+          default:
+            partial = event.partial;
+            if (!started) start(partial);
+            emit({ type: 'message_update', message: partial, event });
+        }
+      }
+      if (final === undefined) {
+        // The stream ended without a done/error event: its result() is the only word left.
+        const result = await raceAbort(stream.result(), signal);
+        final = result === ABORTED ? endedMessage(model, partial, 'aborted', ABORTED_MESSAGE) : result;
+      }
+    } catch (error) {
+      final = signal?.aborted
+        ? endedMessage(model, partial, 'aborted', ABORTED_MESSAGE)
+        : endedMessage(model, partial, 'error', `The model provider failed: ${errorText(error)}`);
+    }
+  }
+
+  final = checkedMessage(model, final, partial);
+  if (!started) start(final);
+  emit({ type: 'message_end', message: final });
+  return final;
+}
+
+const STOP_REASONS: readonly StopReason[] = ['stop', 'length', 'toolUse', 'error', 'aborted'];
+
+// The provider's message enters the transcript here, so it is checked here.
+function checkedMessage(model: Model, message: unknown, partial: AssistantMessage | undefined): AssistantMessage {
+  const candidate = message as AssistantMessage | undefined;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    candidate.role !== 'assistant' ||
+    !Array.isArray(candidate.content) ||
+    !STOP_REASONS.includes(candidate.stopReason)
+  ) {
+    return endedMessage(model, partial, 'error', 'The model provider returned a malformed message.');
+  }
+  if ((candidate.stopReason === 'error' || candidate.stopReason === 'aborted') && !candidate.errorMessage) {
+    return {
+      ...candidate,
+      errorMessage: candidate.stopReason === 'aborted' ? ABORTED_MESSAGE : 'The model provider reported an error without a message.',
+    };
+  }
+  return candidate;
+}
+
+function endedMessage(
+  model: Model,
+  partial: AssistantMessage | undefined,
+  stopReason: 'error' | 'aborted',
+  errorMessage: string,
+): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: partial ? partial.content.slice() : [],
+    provider: model.provider,
+    model: model.id,
+    usage: partial?.usage ?? emptyUsage(),
+    stopReason,
+    errorMessage,
+    timestamp: Date.now(),
+  };
+}

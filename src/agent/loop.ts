@@ -1,0 +1,121 @@
+/**
+ * The agent loop: prompt -> model -> tool calls -> results -> model ... until the model stops calling tools.
+ *
+ * A run: agent_start; then turns. A turn: turn_start; queued messages (the prompts, later steering messages) as
+ * message_start/message_end; the model's message streamed as message_start/message_update/message_end; its tool
+ * calls settled; turn_end. agent_end is always the last event; its `messages` (and result()) are everything the
+ * run appended, in order. `context.messages` is never modified: the caller appends the result itself.
+ *
+ * The life of one tool call (tool-execution.ts), in this order:
+ *   tool_execution_start -> lookup among the ACTIVE tools (missing: "Tool <name> not found")
+ *   -> tool.prepareArguments -> validation (coercion on a copy; failure lists every bad field)
+ *   -> config.beforeToolCall (may block, rewrite args, await a person; a throw blocks)
+ *   -> tool.execute -> config.afterToolCall (may override content, details, isError)
+ *   -> tool_execution_end (as it finishes) -> its toolResult message, delivered in call order.
+ * Calls of one message run concurrently unless a tool in the batch is sequential. A message cut off by the token
+ * limit runs none of its calls; a message that failed or was aborted gets error/aborted results for its calls; an
+ * abort at any point gives every unfinished call an "aborted" result. Every tool call gets exactly one result.
+ *
+ * Steering messages (`getSteeringMessages`) are polled after each turn and delivered before the next model call;
+ * they also keep the run going when the model stopped without calling tools.
+ */
+import { EventStream } from '../ai/event-stream';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
+import { streamAssistantMessage } from './assistant-stream';
+import { executeToolCalls, settleWithoutRunning, type ToolBatch } from './tool-execution';
+import { abortedBeforeStart, cutOffByLength, providerFailed } from './tool-results';
+import type { AgentContext, AgentEvent, AgentLoopConfig } from './types';
+
+/** Runs the loop from `prompts` on top of `context`; the stream's result() is the messages this run appended. */
+export function runAgentLoop(
+  prompts: Message[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal?: AbortSignal,
+): EventStream<AgentEvent, Message[]> {
+  const stream = new EventStream<AgentEvent, Message[]>();
+  void runTurns(prompts, context, config, signal, stream);
+  return stream;
+}
+
+async function runTurns(
+  prompts: Message[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal: AbortSignal | undefined,
+  stream: EventStream<AgentEvent, Message[]>,
+): Promise<void> {
+  const transcript = context.messages.slice();
+  const appended: Message[] = [];
+  const emit = (event: AgentEvent) => stream.push(event);
+  const deliver = (message: Message) => {
+    emit({ type: 'message_start', message });
+    transcript.push(message);
+    appended.push(message);
+    emit({ type: 'message_end', message });
+  };
+
+  emit({ type: 'agent_start' });
+  try {
+    let queued: Message[] = prompts;
+    for (;;) {
+      emit({ type: 'turn_start' });
+      for (const message of queued) deliver(message);
+
+      const request = {
+        systemPrompt: context.systemPrompt,
+        messages: transcript.slice(), // a snapshot: the provider may keep it while we append
+        tools: context.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        })),
+      };
+      const assistant = await streamAssistantMessage(request, config, signal, emit);
+      transcript.push(assistant);
+      appended.push(assistant);
+
+      const toolResults = await settleToolCalls(assistant, context, config, signal, emit, deliver);
+      emit({ type: 'turn_end', message: assistant, toolResults });
+
+      if (assistant.stopReason === 'error' || assistant.stopReason === 'aborted' || signal?.aborted) break;
+      queued = config.getSteeringMessages ? await pollSteering(config.getSteeringMessages) : [];
+      if (toolResults.length === 0 && queued.length === 0) break;
+    }
+  } catch {
+    // Only a bug or a throwing getSteeringMessages lands here; the transcript so far is still valid (every call
+    // already has its result), so the run ends normally with what it has.
+  } finally {
+    emit({ type: 'agent_end', messages: appended });
+    stream.end(appended);
+  }
+}
+
+async function settleToolCalls(
+  assistant: AssistantMessage,
+  context: AgentContext,
+  config: AgentLoopConfig,
+  signal: AbortSignal | undefined,
+  emit: (event: AgentEvent) => void,
+  deliver: (message: Message) => void,
+): Promise<ToolResultMessage[]> {
+  const calls = assistant.content.filter((block): block is ToolCall => block.type === 'toolCall');
+  if (calls.length === 0) return [];
+  const batch: ToolBatch = { calls, tools: context.tools, config, signal, emit, deliver };
+  switch (assistant.stopReason) {
+    case 'length':
+      return settleWithoutRunning(batch, (call) => cutOffByLength(call.name));
+    case 'error':
+      return settleWithoutRunning(batch, (call) => providerFailed(call.name, assistant.errorMessage));
+    case 'aborted':
+      return settleWithoutRunning(batch, (call) => abortedBeforeStart(call.name));
+    case 'stop':
+    case 'toolUse':
+      return executeToolCalls(batch);
+  }
+}
+
+async function pollSteering(getSteeringMessages: () => Promise<Message[]>): Promise<Message[]> {
+  const messages = await getSteeringMessages();
+  return Array.isArray(messages) ? messages : [];
+}

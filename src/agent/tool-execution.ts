@@ -1,0 +1,182 @@
+// Runs the tool calls of one assistant message. Every call gets exactly one tool_execution_start, one
+// tool_execution_end (as it finishes) and one result; results are handed back in call order.
+import type { ToolCall, ToolResultMessage } from '../ai/types';
+import { validateToolArguments } from '../ai/validate';
+import { ABORTED, errorText, raceAbort } from './abort';
+import {
+  abortedBeforeStart,
+  abortedWhileRunning,
+  afterHookFailed,
+  blockedByHook,
+  hookFailed,
+  malformedToolResult,
+  textResult,
+  toolNotFound,
+  toolResultMessage,
+  toolThrew,
+} from './tool-results';
+import type { AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from './types';
+
+export interface ToolBatch {
+  calls: ToolCall[];
+  tools: readonly AgentTool[]; // the active ones
+  config: AgentLoopConfig;
+  signal: AbortSignal | undefined;
+  emit(event: AgentEvent): void;
+  /** Receives each result in call order, as soon as it and every earlier one are known. */
+  deliver(result: ToolResultMessage): void;
+}
+
+type Finished = { result: AgentToolResult; isError: boolean };
+type Prepared = { tool: AgentTool; args: unknown };
+
+// How long a tool that was told to stop may take to report what it did (e.g. bash's output so far).
+const ABORT_GRACE_MS = 250;
+
+/** Executes a batch: concurrently, or one by one in order when any tool in it is sequential. */
+export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMessage[]> {
+  const toolsByName = new Map<string, AgentTool>();
+  for (const tool of batch.tools) toolsByName.set(tool.name, tool);
+  const ordered = orderedDelivery(batch);
+  const sequential = batch.calls.some((call) => toolsByName.get(call.name)?.executionMode === 'sequential');
+
+  if (sequential) {
+    for (let i = 0; i < batch.calls.length; i++) {
+      const call = batch.calls[i];
+      startEvent(batch, call);
+      const prepared = await prepare(batch, call, toolsByName.get(call.name));
+      ordered.settle(i, 'result' in prepared ? prepared : await execute(batch, call, prepared));
+    }
+  } else {
+    // Checks (and any question a hook asks the person) happen one call at a time, in order; each call starts
+    // executing as soon as its own checks pass, so slow tools overlap.
+    const running: Promise<void>[] = [];
+    for (let i = 0; i < batch.calls.length; i++) {
+      const call = batch.calls[i];
+      startEvent(batch, call);
+      const prepared = await prepare(batch, call, toolsByName.get(call.name));
+      if ('result' in prepared) ordered.settle(i, prepared);
+      else running.push(execute(batch, call, prepared).then((finished) => ordered.settle(i, finished)));
+    }
+    await Promise.all(running);
+  }
+  return ordered.results;
+}
+
+/** Results for calls that must not run (cut-off or failed message): same events as executed calls. */
+export function settleWithoutRunning(batch: ToolBatch, resultFor: (call: ToolCall) => AgentToolResult): ToolResultMessage[] {
+  const ordered = orderedDelivery(batch);
+  batch.calls.forEach((call, i) => {
+    startEvent(batch, call);
+    ordered.settle(i, { result: resultFor(call), isError: true });
+  });
+  return ordered.results;
+}
+
+function startEvent(batch: ToolBatch, call: ToolCall): void {
+  batch.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments });
+}
+
+function orderedDelivery(batch: ToolBatch) {
+  const results: ToolResultMessage[] = [];
+  const settled: (ToolResultMessage | undefined)[] = new Array(batch.calls.length);
+  let nextToDeliver = 0;
+  return {
+    results,
+    settle(index: number, finished: Finished): void {
+      const call = batch.calls[index];
+      const { result, isError } = finished;
+      batch.emit({ type: 'tool_execution_end', toolCallId: call.id, toolName: call.name, result, isError });
+      settled[index] = toolResultMessage(call, result, isError);
+      while (nextToDeliver < settled.length && settled[nextToDeliver] !== undefined) {
+        const message = settled[nextToDeliver++] as ToolResultMessage;
+        results.push(message);
+        batch.deliver(message);
+      }
+    },
+  };
+}
+
+/** Lookup, prepareArguments, validation and beforeToolCall: either arguments ready to run or a final result. */
+async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Promise<Prepared | Finished> {
+  const { signal, config } = batch;
+  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
+  if (!tool) return failure(toolNotFound(call.name, batch.tools));
+
+  let args: unknown;
+  try {
+    const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
+    const validation = validateToolArguments(tool, raw);
+    if (!validation.ok) return failure(textResult(validation.message));
+    args = validation.value;
+  } catch (error) {
+    return failure(textResult(`Could not prepare the arguments for ${call.name}: ${errorText(error)}`));
+  }
+  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
+  if (!config.beforeToolCall) return { tool, args };
+
+  // The hook sees (and may rewrite in place) this object; its args are what will run.
+  const hookCall = { toolCall: call, args, tool };
+  try {
+    const decision = await raceAbort(Promise.resolve(config.beforeToolCall(hookCall, signal)), signal);
+    if (decision === ABORTED) return failure(abortedBeforeStart(call.name));
+    if (decision && decision.block) return failure(blockedByHook(call.name, decision.reason));
+  } catch (error) {
+    if (signal?.aborted) return failure(abortedBeforeStart(call.name));
+    return failure(hookFailed(call.name, errorText(error)));
+  }
+  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
+  return { tool, args: hookCall.args };
+}
+
+async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Promise<Finished> {
+  const { signal, config } = batch;
+  let finished = false;
+  const onUpdate = (partialResult: AgentToolResult) => {
+    if (finished) return;
+    batch.emit({ type: 'tool_execution_update', toolCallId: call.id, toolName: call.name, partialResult });
+  };
+
+  let outcome: Finished;
+  try {
+    const work = prepared.tool.execute(call.id, prepared.args as never, signal, onUpdate);
+    const result = await raceAbort(Promise.resolve(work), signal, ABORT_GRACE_MS);
+    if (result === ABORTED || signal?.aborted) {
+      finished = true;
+      return failure(abortedWhileRunning(call.name));
+    }
+    outcome = isToolResult(result) ? { result, isError: false } : failure(malformedToolResult(call.name));
+  } catch (error) {
+    finished = true;
+    if (signal?.aborted) return failure(abortedWhileRunning(call.name, errorText(error)));
+    outcome = failure(toolThrew(call.name, errorText(error)));
+  }
+  finished = true;
+  return config.afterToolCall ? applyAfterHook(batch, call, prepared.args, outcome) : outcome;
+}
+
+async function applyAfterHook(batch: ToolBatch, call: ToolCall, args: unknown, outcome: Finished): Promise<Finished> {
+  const { signal, config } = batch;
+  try {
+    const hookCall = { toolCall: call, args, result: outcome.result, isError: outcome.isError };
+    const override = await raceAbort(Promise.resolve(config.afterToolCall?.(hookCall)), signal);
+    if (override === ABORTED) return failure(abortedWhileRunning(call.name));
+    if (!override) return outcome;
+    const result: AgentToolResult = {
+      content: override.content ?? outcome.result.content,
+      details: 'details' in override ? override.details : outcome.result.details,
+    };
+    return { result, isError: override.isError ?? outcome.isError };
+  } catch (error) {
+    // Fail closed: the hook may exist to redact or vet the result, so an unvetted result is not passed on.
+    return failure(afterHookFailed(call.name, errorText(error)));
+  }
+}
+
+function failure(result: AgentToolResult): Finished {
+  return { result, isError: true };
+}
+
+function isToolResult(value: unknown): value is AgentToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as AgentToolResult).content);
+}

@@ -1,0 +1,293 @@
+// A provider that replays prepared assistant turns in-process, streamed exactly like a real adapter would:
+// `start`, text/thinking/tool-call deltas on one growing partial message, then `done` or `error`.
+// Tests and benchmarks use it; a turn may be a function of the request so a script can react to tool results.
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  AssistantMessageStream,
+  Model,
+  StopReason,
+  StreamFn,
+  StreamOptions,
+  StreamRequest,
+  TextContent,
+  ThinkingContent,
+  ToolCall,
+  Usage,
+} from '../types';
+import { emptyUsage } from '../types';
+
+/** A tool call to replay; `id` defaults to `call_<turn>_<index>`. */
+export type ScriptedToolCall = { type: 'toolCall'; name: string; arguments: Record<string, unknown>; id?: string };
+export type ScriptedBlock = TextContent | ThinkingContent | ScriptedToolCall;
+
+export interface ScriptedTurn {
+  /** A string is one text block. */
+  content: string | ScriptedBlock[];
+  /** Defaults to 'toolUse' when the content has tool calls, else 'stop'. 'error' and 'aborted' end with an error event. */
+  stopReason?: StopReason;
+  errorMessage?: string;
+  usage?: Partial<Usage>;
+  /** Wait this long before each streamed event; an abort during the wait ends the turn as 'aborted'. */
+  delayMs?: number;
+  /** Characters per text, thinking or tool-argument delta; default: each block in one delta. */
+  chunkSize?: number;
+  /** Make the provider fail: throw this from `streamFn` itself ('call') or from iteration after the content ('stream'). */
+  throws?: unknown;
+  throwAt?: 'call' | 'stream';
+}
+
+export type ScriptedTurnInfo = { turn: number; model: Model; options?: StreamOptions };
+/** Builds a turn from the request; may return a promise and may throw (synchronously: `streamFn` throws). */
+export type ScriptedTurnFactory = (
+  request: StreamRequest,
+  info: ScriptedTurnInfo,
+) => ScriptedTurn | string | Promise<ScriptedTurn | string>;
+export type ScriptedTurnInput = ScriptedTurn | string | ScriptedTurnFactory;
+
+export interface ScriptedStreamFn extends StreamFn {
+  /** Every request received, in order (as passed in: callers that reuse the array should copy it). */
+  readonly requests: StreamRequest[];
+  /** The options of every call, in order. */
+  readonly options: (StreamOptions | undefined)[];
+}
+
+/** Builders that keep scripts short: `toolCall('read', { path: 'a.ts' })`. */
+export function toolCall(name: string, args: Record<string, unknown>, id?: string): ScriptedToolCall {
+  return id === undefined ? { type: 'toolCall', name, arguments: args } : { type: 'toolCall', name, arguments: args, id };
+}
+export function text(value: string): TextContent {
+  return { type: 'text', text: value };
+}
+export function thinking(value: string): ThinkingContent {
+  return { type: 'thinking', thinking: value };
+}
+
+/**
+ * A StreamFn replaying `turns` in order (one per call), or asking `turns(request, info)` for every call.
+ * Running out of turns yields an 'error' message saying so, so a test with too short a script fails loudly.
+ */
+export function createScriptedStreamFn(turns: ScriptedTurnInput[] | ScriptedTurnFactory): ScriptedStreamFn {
+  const requests: StreamRequest[] = [];
+  const optionsSeen: (StreamOptions | undefined)[] = [];
+  const streamFn = (model: Model, request: StreamRequest, options?: StreamOptions): AssistantMessageStream => {
+    const turn = requests.length;
+    requests.push(request);
+    optionsSeen.push(options);
+    const input = typeof turns === 'function' ? turns : turns[turn];
+    let planned: ScriptedTurn | string | Promise<ScriptedTurn | string>;
+    if (input === undefined) {
+      planned = {
+        content: [],
+        stopReason: 'error',
+        errorMessage: `Scripted provider has no turn ${turn + 1} (the script has ${turns.length} turns).`,
+      };
+    } else {
+      planned = typeof input === 'function' ? input(request, { turn, model, options }) : input;
+    }
+    if (typeof planned === 'object' && !isPromise(planned) && planned.throws !== undefined && planned.throwAt === 'call') {
+      throw planned.throws;
+    }
+    const stream = new ReplayStream();
+    void replay(stream, planned, model, turn, options?.signal);
+    return stream;
+  };
+  return Object.assign(streamFn, { requests, options: optionsSeen });
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
+async function replay(
+  stream: ReplayStream,
+  planned: ScriptedTurn | string | Promise<ScriptedTurn | string>,
+  model: Model,
+  turnIndex: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  try {
+    const resolved = isPromise(planned) ? await planned : planned;
+    const turn: ScriptedTurn = typeof resolved === 'string' ? { content: resolved } : resolved;
+    await play(stream, turn, model, turnIndex, signal);
+  } catch (error) {
+    stream.fail(error);
+  }
+}
+
+async function play(
+  stream: ReplayStream,
+  turn: ScriptedTurn,
+  model: Model,
+  turnIndex: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const blocks = typeof turn.content === 'string' ? [text(turn.content)] : turn.content;
+  const partial: AssistantMessage = {
+    role: 'assistant',
+    content: [],
+    provider: model.provider,
+    model: model.id,
+    usage: { ...emptyUsage(), ...turn.usage },
+    stopReason: 'stop',
+    timestamp: Date.now(),
+  };
+  const delayMs = turn.delayMs ?? 0;
+  const chunkSize = turn.chunkSize ?? Infinity;
+
+  // Returns false when the request was aborted (before or during the wait): the caller then ends the turn.
+  const ready = async (): Promise<boolean> => {
+    if (delayMs > 0) await sleep(delayMs, signal);
+    return !signal?.aborted;
+  };
+
+  if (!(await ready())) return endAborted(stream, partial);
+  stream.push({ type: 'start', partial });
+
+  let hasToolCalls = false;
+  for (const block of blocks) {
+    const contentIndex = partial.content.length;
+    if (block.type === 'text') {
+      const target: TextContent = { type: 'text', text: '' };
+      partial.content.push(target);
+      for (const piece of chunks(block.text, chunkSize)) {
+        if (!(await ready())) return endAborted(stream, partial);
+        target.text += piece;
+        stream.push({ type: 'text_delta', contentIndex, delta: piece, partial });
+      }
+    } else if (block.type === 'thinking') {
+      const target: ThinkingContent = { type: 'thinking', thinking: '' };
+      if (block.signature !== undefined) target.signature = block.signature;
+      partial.content.push(target);
+      for (const piece of chunks(block.thinking, chunkSize)) {
+        if (!(await ready())) return endAborted(stream, partial);
+        target.thinking += piece;
+        stream.push({ type: 'thinking_delta', contentIndex, delta: piece, partial });
+      }
+    } else {
+      hasToolCalls = true;
+      if (!(await ready())) return endAborted(stream, partial);
+      const call: ToolCall = {
+        type: 'toolCall',
+        id: block.id ?? `call_${turnIndex + 1}_${contentIndex}`,
+        name: block.name,
+        arguments: {},
+      };
+      partial.content.push(call);
+      stream.push({ type: 'toolcall_start', contentIndex, partial });
+      for (const piece of chunks(JSON.stringify(block.arguments), chunkSize)) {
+        if (!(await ready())) return endAborted(stream, partial);
+        stream.push({ type: 'toolcall_delta', contentIndex, delta: piece, partial });
+      }
+      call.arguments = block.arguments;
+      stream.push({ type: 'toolcall_end', contentIndex, partial });
+    }
+  }
+
+  if (turn.throws !== undefined) throw turn.throws;
+  if (!(await ready())) return endAborted(stream, partial);
+  partial.stopReason = turn.stopReason ?? (hasToolCalls ? 'toolUse' : 'stop');
+  if (partial.stopReason === 'error' || partial.stopReason === 'aborted') {
+    partial.errorMessage =
+      turn.errorMessage ?? (partial.stopReason === 'error' ? 'Scripted provider error' : 'Request was aborted');
+    stream.push({ type: 'error', message: partial });
+  } else {
+    stream.push({ type: 'done', message: partial });
+  }
+  stream.end(partial);
+}
+
+function endAborted(stream: ReplayStream, partial: AssistantMessage): void {
+  partial.stopReason = 'aborted';
+  partial.errorMessage = 'Request was aborted';
+  stream.push({ type: 'error', message: partial });
+  stream.end(partial);
+}
+
+function chunks(value: string, size: number): string[] {
+  if (value.length <= size) return [value];
+  const pieces: string[] = [];
+  for (let i = 0; i < value.length; i += size) pieces.push(value.slice(i, i + size));
+  return pieces;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * The stream handed to the caller: events are produced eagerly and buffered; iteration rethrows a failure
+ * (as a real provider SDK would), and `result()` rejects with it.
+ */
+class ReplayStream implements AssistantMessageStream {
+  private readonly buffered: AssistantMessageEvent[] = [];
+  private waiting: { resolve: (r: IteratorResult<AssistantMessageEvent>) => void; reject: (e: unknown) => void } | null =
+    null;
+  private finished: { message: AssistantMessage } | { error: unknown } | null = null;
+  private resultWaiters: { resolve: (m: AssistantMessage) => void; reject: (e: unknown) => void }[] = [];
+
+  push(event: AssistantMessageEvent): void {
+    if (this.finished) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = null;
+      waiting.resolve({ value: event, done: false });
+    } else {
+      this.buffered.push(event);
+    }
+  }
+
+  end(message: AssistantMessage): void {
+    this.finish({ message });
+  }
+
+  fail(error: unknown): void {
+    this.finish({ error });
+  }
+
+  private finish(outcome: { message: AssistantMessage } | { error: unknown }): void {
+    if (this.finished) return;
+    this.finished = outcome;
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) {
+      if ('error' in outcome) waiting.reject(outcome.error);
+      else waiting.resolve({ value: undefined, done: true });
+    }
+    for (const waiter of this.resultWaiters.splice(0)) {
+      if ('error' in outcome) waiter.reject(outcome.error);
+      else waiter.resolve(outcome.message);
+    }
+  }
+
+  result(): Promise<AssistantMessage> {
+    const finished = this.finished;
+    if (finished) return 'error' in finished ? Promise.reject(finished.error) : Promise.resolve(finished.message);
+    return new Promise((resolve, reject) => this.resultWaiters.push({ resolve, reject }));
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
+    return {
+      next: () => {
+        const event = this.buffered.shift();
+        if (event !== undefined) return Promise.resolve({ value: event, done: false });
+        const finished = this.finished;
+        if (finished) {
+          return 'error' in finished
+            ? Promise.reject(finished.error)
+            : Promise.resolve({ value: undefined, done: true });
+        }
+        return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+      },
+    };
+  }
+}
