@@ -8,6 +8,7 @@ export type {
   SnapshotRef,
   SessionChange,
   ForkResult,
+  SessionSeed,
   LoadedSession,
   FileStatus,
   FileChange,

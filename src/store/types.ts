@@ -45,6 +45,20 @@ export type ForkResult = {
   session: SessionRecord;
   /** The user message forked from: it is NOT in the new transcript, so the UI can put it back in the prompt box. */
   prompt: UserMessage;
+  /** Where the fork's workspace came from: the checkpoint at that message, the baseline, or nothing stored. */
+  workspace: 'checkpoint' | 'baseline' | 'none';
+};
+
+/** Everything a new session is created from in one go (session-file import). */
+export type SessionSeed = {
+  title: string;
+  model: string;
+  provider: string;
+  createdAt?: number;
+  messages: Message[];
+  latest?: Uint8Array; // workspace zip
+  baseline?: Uint8Array; // baseline zip
+  checkpoints?: Map<number, Uint8Array>;
 };
 
 export type LoadedSession = { session: SessionRecord; messages: Message[] };
@@ -139,8 +153,15 @@ export interface SessionStore {
 
   /** Stores one completed message; returns its seq. Never rewrites earlier entries. */
   appendEntry(sessionId: string, message: Message): Promise<number>;
-  /** The transcript in seq order, repaired (see repairTranscript). */
+  /** The stored transcript; index === seq. Read-only viewers pass it through repairTranscript before use. */
   loadEntries(sessionId: string): Promise<Message[]>;
+  /**
+   * For the tab that owns the session (holds its lock) on open: appends synthesized aborted results for tool
+   * calls of the last assistant message that have none (reload mid-turn), then returns the transcript.
+   */
+  recoverSession(sessionId: string): Promise<Message[]>;
+  /** Creates a session with its transcript and snapshots in one transaction (new id; overwrites nothing). */
+  importSession(seed: SessionSeed): Promise<SessionRecord>;
 
   /** Saves a workspace zip; a checkpoint ref also records the seq in session.checkpoints. */
   saveSnapshot(sessionId: string, ref: SnapshotRef, zip: Uint8Array): Promise<void>;

@@ -1,0 +1,38 @@
+// Message builders shared by the store's tests and bench (not part of the public API).
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../ai/types';
+
+export function user(text: string, timestamp = 1): UserMessage {
+  return { role: 'user', content: text, timestamp };
+}
+
+export function assistant(content: AssistantMessage['content'] | string, cost = 0.01): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: typeof content === 'string' ? [{ type: 'text', text: content }] : content,
+    provider: 'anthropic',
+    model: 'claude-test',
+    usage: { input: 100, output: 20, cacheRead: 5, cacheWrite: 1, cost: { total: cost } },
+    stopReason: content instanceof Array && content.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop',
+    timestamp: 2,
+  };
+}
+
+export function call(id: string, name = 'bash', args: Record<string, unknown> = { command: 'ls' }): ToolCall {
+  return { type: 'toolCall', id, name, arguments: args };
+}
+
+export function result(toolCallId: string, text = 'ok', toolName = 'bash'): ToolResultMessage {
+  return { role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError: false, timestamp: 3 };
+}
+
+/** A plausible transcript of `turns` user turns, each with one tool call and a final answer. */
+export function transcript(turns: number): Message[] {
+  const messages: Message[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    messages.push(user(`step ${turn}: change the file`));
+    messages.push(assistant([{ type: 'text', text: 'Looking.' }, call(`c${turn}`)]));
+    messages.push(result(`c${turn}`, `file${turn}.ts\nREADME.md`));
+    messages.push(assistant(`Done with step ${turn}.`));
+  }
+  return messages;
+}
