@@ -24,13 +24,14 @@ export type {
 } from './types';
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
-// Functions, landing module by module (signatures are the contract):
-//   createSessionStore(opts?: { prefix?: string; onChange?: (c: SessionChange) => void; indexedDB?: IDBFactory }): SessionStore
-//   repairTranscript(messages: Message[]): Message[]
-//   storageEstimate(): Promise<{ usage: number; quota: number } | null>
-//   requestPersistentStorage(): Promise<boolean | null>       // null: the browser has no storage API
-//   acquireSessionLock(id: string): Promise<{ release(): void } | null>   // null: another tab has it
-//   openSessionEvents(channelName?: string): { publish(c: SessionChange): void; subscribe(fn): () => void; close(): void }
+export { createSessionStore, type SessionStoreOptions } from './session-store';
+export { repairTranscript, ABORTED_BY_RELOAD } from './repair-transcript';
+export { storageEstimate, requestPersistentStorage } from './storage-info';
+export { acquireSessionLock, type SessionLock } from './session-lock';
+export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';
+export { findMessageProblem, isMessage } from './message-schema';
+
+// Still landing (signatures are the contract):
 //   readRepoZip(data: Uint8Array, opts?: ZipImportOptions): Promise<ZipImportResult>
 //   readFolderFiles(entries: { path: string; data: Uint8Array }[]): ZipImportResult
 //   zipFromFiles(files: FileMap, opts?: { level?: 0..9 }): Uint8Array
