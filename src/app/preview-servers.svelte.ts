@@ -92,10 +92,11 @@ function location(fields: Record<string, unknown>): string {
   return target === '' ? '' : ` (${target})`;
 }
 
-// Browsers put the message in the first line of the stack; don't repeat it.
+// Browsers start a stack with "Error: <message>"; don't repeat the message.
 function stackAfter(fields: Record<string, unknown>, stack: string): string {
   const message = String(fields.message ?? '');
-  if (message !== '' && stack.startsWith(`\n${message}`)) return stack.slice(message.length + 1);
+  const [firstLine, ...frames] = stack.slice(1).split('\n');
+  if (message !== '' && firstLine.includes(message)) return frames.length > 0 ? `\n${frames.join('\n')}` : '';
   return stack;
 }
 
