@@ -1,0 +1,480 @@
+// One session: the agent loop, the runtime and its tools, the person's settings, and everything the transcript shows
+// while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
+// Components render this state and call its methods; persistence plugs in through onMessageComplete and onRunEnd.
+import { SvelteMap } from 'svelte/reactivity';
+import { runAgentLoop } from '../agent';
+import type { AgentEvent, AgentTool, AgentToolResult } from '../agent/types';
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  Model,
+  StreamFn,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from '../ai/types';
+import type { Runtime } from '../runtime/types';
+import type { AgentCommand } from './agent-commands';
+import { activeToolNames, ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
+import type { Settings } from './settings';
+import { buildSystemPrompt } from './system-prompt';
+import { ToolCardState } from './tool-cards.svelte';
+
+export type PendingApproval = { question: ApprovalQuestion; answer(answer: ApprovalAnswer): void };
+
+export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
+
+export type SessionControllerOptions = {
+  id?: string;
+  title?: string;
+  runtime: Runtime;
+  /** All the coding tools for this runtime; the settings choose which are active. */
+  tools: AgentTool[];
+  getSettings(): Settings;
+  /** The model for the current settings; throws a message for the person when none can be used. */
+  resolveModel(settings: Settings): Model;
+  streamFn: StreamFn;
+  /** Earlier transcript (a restored or imported session). */
+  messages?: Message[];
+  now?: () => Date;
+  /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
+  scheduleUpdate?: (fn: () => void) => void;
+};
+
+const MAX_AGENT_COMMANDS = 200;
+const MAX_COMMAND_OUTPUT = 200_000;
+
+let sessionCounter = 0;
+const newSessionId = () => `s-${Date.now().toString(36)}-${(++sessionCounter).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+function defaultScheduler(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => fn());
+  else setTimeout(fn, 16);
+}
+
+function textOf(content: (TextContent | ImageContent)[]): string {
+  return content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+/** A short title from the first prompt. */
+export function titleFromPrompt(text: string): string {
+  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ');
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New session';
+}
+
+/** The session the person is working in. */
+export class SessionController {
+  readonly id: string;
+  readonly runtime: Runtime;
+  title = $state('New session');
+  /** Completed messages, in order. */
+  messages = $state.raw<Message[]>([]);
+  /** The assistant message being streamed, updated at most once per frame. */
+  streaming = $state.raw<AssistantMessage | null>(null);
+  /** Messages typed while the agent runs, delivered after the current tool batch. */
+  queued = $state.raw<UserMessage[]>([]);
+  running = $state(false);
+  /** The composer's text, kept here so it survives switching sessions. */
+  draft = $state('');
+  approvals = $state.raw<PendingApproval[]>([]);
+  /** "Retrying in N s" while the provider request is being retried. */
+  retryNotice = $state<string | null>(null);
+  /** A problem starting a run (no model, no key), shown above the composer. */
+  startError = $state<string | null>(null);
+  /** The agent's bash commands, for the Terminal's agent view. */
+  agentCommands = $state<AgentCommand[]>([]);
+  readonly cards = new SvelteMap<string, ToolCardState>();
+
+  /** Persistence hooks: called once per completed message, and when a run ends (also after abort or error). */
+  onMessageComplete: ((message: Message) => void) | undefined;
+  onRunEnd: (() => void) | undefined;
+
+  private readonly options: SessionControllerOptions;
+  private readonly policy: ToolPolicy;
+  private readonly known = new WeakSet<Message>();
+  private abortController: AbortController | null = null;
+  private pendingStreaming: AssistantMessage | null = null;
+  private updateScheduled = false;
+  private runPromise: Promise<void> | null = null;
+
+  constructor(options: SessionControllerOptions) {
+    this.options = options;
+    this.id = options.id ?? newSessionId();
+    this.runtime = options.runtime;
+    if (options.title) this.title = options.title;
+    if (options.messages) this.loadMessages(options.messages);
+    this.policy = new ToolPolicy({
+      workdir: options.runtime.workdir,
+      getSettings: () => options.getSettings(),
+      ask: (question, signal) => this.ask(question, signal),
+    });
+  }
+
+  /** Token and cost totals of this session's assistant messages. */
+  get totals(): SessionTotals {
+    const t: SessionTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+    for (const m of this.messages) {
+      if (m.role !== 'assistant') continue;
+      t.input += m.usage.input;
+      t.output += m.usage.output;
+      t.cacheRead += m.usage.cacheRead;
+      t.cacheWrite += m.usage.cacheWrite;
+      t.cost += m.usage.cost.total;
+    }
+    return t;
+  }
+
+  /** The last message when it is a provider error the person can retry. */
+  get failedMessage(): AssistantMessage | null {
+    const last = this.messages[this.messages.length - 1];
+    return !this.running && last?.role === 'assistant' && last.stopReason === 'error' ? last : null;
+  }
+
+  /** Tools the person allowed for the rest of this session. */
+  get alwaysAllowedTools(): string[] {
+    return this.policy.alwaysAllowedTools;
+  }
+
+  card(toolCallId: string): ToolCardState | undefined {
+    return this.cards.get(toolCallId);
+  }
+
+  /** Replaces the transcript (restore or import); tool cards are rebuilt from the messages. */
+  loadMessages(messages: Message[]): void {
+    this.cards.clear();
+    for (const m of messages) this.known.add(m);
+    this.messages = [...messages];
+    for (const m of messages) {
+      if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cardFor(call.id, call.name).args = call.arguments;
+      if (m.role === 'toolResult') this.applyResult(m);
+    }
+  }
+
+  /** Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. */
+  send(text: string, images: ImageContent[] = []): void {
+    const trimmed = text.trim();
+    if (trimmed === '' && images.length === 0) return;
+    const content: UserMessage['content'] =
+      images.length === 0 ? trimmed : [...(trimmed ? [{ type: 'text' as const, text: trimmed }] : []), ...images];
+    const message: UserMessage = { role: 'user', content, timestamp: Date.now() };
+    if (this.running) {
+      this.queued = [...this.queued, message];
+      return;
+    }
+    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed || 'Image');
+    this.start([message]);
+  }
+
+  /** Stops the run: the stream is cancelled and every pending tool call gets an aborted result. */
+  abort(): void {
+    this.abortController?.abort();
+  }
+
+  /**
+   * Sends the failed request again. The transcript stays append-only: the error stays visible, but the model is
+   * not shown it (see messagesForModel), so the conversation continues from just before it.
+   */
+  retry(): void {
+    if (!this.failedMessage || this.running) return;
+    this.start([]);
+  }
+
+  /** Removes a queued message before it is delivered. */
+  unqueue(index: number): void {
+    this.queued = this.queued.filter((_, i) => i !== index);
+  }
+
+  answerApproval(questionId: string, answer: ApprovalAnswer): void {
+    this.approvals.find((a) => a.question.id === questionId)?.answer(answer);
+  }
+
+  /** Resolves when the current run (if any) has ended. */
+  async idle(): Promise<void> {
+    while (this.runPromise) await this.runPromise;
+  }
+
+  dispose(): void {
+    this.abort();
+  }
+
+  private start(prompts: UserMessage[]): void {
+    this.startError = null;
+    const settings = this.options.getSettings();
+    let model: Model;
+    try {
+      model = this.options.resolveModel(settings);
+    } catch (error) {
+      this.startError = error instanceof Error ? error.message : String(error);
+      // Keep what the person typed in the transcript so it is not lost; the next send continues from here.
+      for (const p of prompts) this.complete(p);
+      return;
+    }
+    const controller = new AbortController();
+    this.abortController = controller;
+    this.running = true;
+    this.runPromise = this.run(prompts, settings, model, controller).finally(() => {
+      this.running = false;
+      this.abortController = null;
+      this.runPromise = null;
+      this.onRunEnd?.();
+      if (this.queued.length === 0) return;
+      if (controller.signal.aborted) {
+        // The person stopped the run: what they queued goes back to the composer instead of starting a new run.
+        const texts = this.queued.map((m) => (typeof m.content === 'string' ? m.content : textOf(m.content.filter((c) => c.type === 'text'))));
+        this.queued = [];
+        this.draft = [...texts, this.draft].filter((t) => t.trim() !== '').join('\n\n');
+      } else {
+        // A message queued after the last tool batch still gets delivered.
+        const next = this.queued;
+        this.queued = [];
+        this.start(next);
+      }
+    });
+  }
+
+  private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
+    const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
+    const tools = this.options.tools.filter((t) => active.has(t.name));
+    const systemPrompt = await this.systemPrompt(tools, settings);
+    const context = { systemPrompt, messages: messagesForModel(this.messages), tools };
+    for (const p of prompts) this.complete(p);
+
+    const stream = runAgentLoop(
+      prompts,
+      context,
+      {
+        model,
+        streamFn: this.options.streamFn,
+        streamOptions: {
+          apiKey: settings.apiKey || undefined,
+          maxTokens: settings.maxTokens > 0 ? settings.maxTokens : undefined,
+          thinking: model.reasoning ? settings.thinking : undefined,
+          onRetry: ({ delayMs, reason }) => {
+            this.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
+          },
+        },
+        beforeToolCall: async (call, signal) => {
+          const card = this.cardFor(call.toolCall.id, call.toolCall.name);
+          const result = await this.policy.beforeToolCall(call, signal);
+          if (result?.block) {
+            card.blockedReason = result.reason ?? 'Blocked by the approval policy.';
+            card.status = 'blocked';
+          } else if (!signal?.aborted) {
+            card.args = call.args;
+            card.status = 'running';
+            if (call.tool.name === 'bash') this.commandStarted(call.toolCall.id, call.args);
+          }
+          return result;
+        },
+        afterToolCall: async (call) => {
+          await this.policy.afterToolCall(call);
+        },
+        getSteeringMessages: async () => {
+          const delivered = this.queued;
+          this.queued = [];
+          return delivered;
+        },
+      },
+      controller.signal,
+    );
+    try {
+      for await (const event of stream) this.handle(event);
+    } catch (error) {
+      this.startError = `The agent stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      this.flushStreaming();
+      this.streaming = null;
+      this.pendingStreaming = null;
+      this.retryNotice = null;
+      this.settleLeftoverCards();
+    }
+  }
+
+  private handle(event: AgentEvent): void {
+    switch (event.type) {
+      case 'agent_start':
+      case 'turn_start':
+      case 'turn_end':
+      case 'agent_end':
+        return;
+      case 'message_start':
+        if (event.message.role === 'assistant') this.showStreaming(event.message);
+        return;
+      case 'message_update':
+        this.retryNotice = null;
+        this.showStreaming(event.message);
+        if (event.event.type === 'toolcall_start' || event.event.type === 'toolcall_delta' || event.event.type === 'toolcall_end') {
+          const block = event.message.content[event.event.contentIndex];
+          if (block?.type === 'toolCall') this.cardFor(block.id, block.name).args = block.arguments;
+        }
+        return;
+      case 'message_end':
+        this.messageEnded(event.message);
+        return;
+      case 'tool_execution_start':
+        // Checks and approval come after this event; the card turns 'running' once beforeToolCall lets it through.
+        this.cardFor(event.toolCallId, event.toolName).args = event.args;
+        return;
+      case 'tool_execution_update': {
+        const card = this.cardFor(event.toolCallId, event.toolName);
+        card.partialOutput = textOf(event.partialResult.content);
+        this.commandOutput(event.toolCallId, card.partialOutput);
+        return;
+      }
+      case 'tool_execution_end': {
+        const card = this.cardFor(event.toolCallId, event.toolName);
+        if (card.status !== 'blocked') card.status = event.isError ? 'error' : 'done';
+        this.commandEnded(event.toolCallId, event.result, event.isError);
+        return;
+      }
+      default: {
+        const unreachable: never = event;
+        return unreachable;
+      }
+    }
+  }
+
+  private messageEnded(message: Message): void {
+    if (message.role === 'assistant') {
+      this.pendingStreaming = null;
+      this.streaming = null;
+      for (const call of toolCallsOf(message)) this.cardFor(call.id, call.name).args = call.arguments;
+    }
+    if (message.role === 'user') this.queued = this.queued.filter((q) => q !== message);
+    if (message.role === 'toolResult') this.applyResult(message);
+    this.complete(message);
+  }
+
+  /** Adds a message to the transcript once, and tells the persistence hook. */
+  private complete(message: Message): void {
+    if (this.known.has(message)) return;
+    this.known.add(message);
+    this.messages = [...this.messages, message];
+    this.onMessageComplete?.(message);
+  }
+
+  private applyResult(result: ToolResultMessage): void {
+    const card = this.cardFor(result.toolCallId, result.toolName);
+    card.result = result;
+    card.awaitingApproval = false;
+    if (card.status !== 'blocked') card.status = result.isError ? 'error' : 'done';
+  }
+
+  private showStreaming(message: AssistantMessage): void {
+    this.pendingStreaming = message;
+    if (this.updateScheduled) return;
+    this.updateScheduled = true;
+    (this.options.scheduleUpdate ?? defaultScheduler)(() => this.flushStreaming());
+  }
+
+  private flushStreaming(): void {
+    this.updateScheduled = false;
+    if (this.pendingStreaming) this.streaming = this.pendingStreaming;
+  }
+
+  private cardFor(id: string, toolName: string): ToolCardState {
+    let card = this.cards.get(id);
+    if (!card) {
+      card = new ToolCardState(id, toolName);
+      this.cards.set(id, card);
+    }
+    return card;
+  }
+
+  /** After a run, a card that never got a result (a crash in the loop) must not spin forever. */
+  private settleLeftoverCards(): void {
+    for (const card of this.cards.values()) {
+      if (card.status === 'pending' || card.status === 'running') {
+        card.status = card.result?.isError === false ? 'done' : 'error';
+        card.awaitingApproval = false;
+      }
+    }
+    for (const command of this.agentCommands) if (command.status === 'running') command.status = 'error';
+  }
+
+  private ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer> {
+    const card = this.cardFor(question.toolCallId, question.toolName);
+    card.awaitingApproval = true;
+    return new Promise<ApprovalAnswer>((resolve) => {
+      const settle = (answer: ApprovalAnswer) => {
+        signal?.removeEventListener('abort', onAbort);
+        this.approvals = this.approvals.filter((a) => a !== pending);
+        card.awaitingApproval = false;
+        resolve(answer);
+      };
+      const onAbort = () => settle({ decision: 'deny', reason: 'The run was stopped before the person answered.' });
+      const pending: PendingApproval = { question, answer: settle };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.approvals = [...this.approvals, pending];
+    });
+  }
+
+  private async systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
+    const runtime = this.runtime;
+    let listing: string[] = [];
+    try {
+      const entries = await runtime.readdir(runtime.workdir);
+      listing = entries
+        .map((e) => (e.type === 'dir' ? `${e.name}/` : e.name))
+        .sort((a, b) => a.localeCompare(b));
+    } catch {
+      listing = [];
+    }
+    let agentsMd: { fileName: string; content: string } | undefined;
+    for (const fileName of ['AGENTS.md', 'CLAUDE.md']) {
+      if (!listing.includes(fileName)) continue;
+      try {
+        agentsMd = { fileName, content: new TextDecoder().decode(await runtime.readFile(fileName)) };
+        break;
+      } catch {
+        // unreadable: leave it out rather than fail the run
+      }
+    }
+    return buildSystemPrompt({
+      runtimeKind: runtime.kind,
+      workdir: runtime.workdir,
+      listing,
+      tools: tools.map((t) => ({ name: t.name, description: t.description })),
+      date: this.options.now?.() ?? new Date(),
+      agentsMd,
+      customInstructions: settings.customInstructions,
+    });
+  }
+
+  private commandStarted(id: string, args: unknown): void {
+    const command = args && typeof args === 'object' && 'command' in args ? String((args as { command: unknown }).command) : '';
+    this.agentCommands.push({ id, command, output: '', status: 'running' });
+    if (this.agentCommands.length > MAX_AGENT_COMMANDS) this.agentCommands.shift();
+  }
+
+  private commandOutput(id: string, output: string): void {
+    const command = this.agentCommands.find((c) => c.id === id);
+    if (command) command.output = output.slice(-MAX_COMMAND_OUTPUT);
+  }
+
+  private commandEnded(id: string, result: AgentToolResult, isError: boolean): void {
+    const command = this.agentCommands.find((c) => c.id === id);
+    if (!command) return;
+    command.output = textOf(result.content).slice(-MAX_COMMAND_OUTPUT);
+    command.status = isError ? 'error' : 'done';
+  }
+}
+
+/**
+ * The transcript as the model sees it: a reply that failed before producing anything is left out, so a retry
+ * continues from the message before it (a failed reply's tool calls keep their results, so it stays).
+ */
+export function messagesForModel(messages: Message[]): Message[] {
+  return messages.filter(
+    (m) =>
+      m.role !== 'assistant' ||
+      !(m.stopReason === 'error' || m.stopReason === 'aborted') ||
+      (m.content.length > 0 && (m.stopReason === 'aborted' || m.content.some((c) => c.type === 'toolCall'))),
+  );
+}
+
+function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((c): c is ToolCall => c.type === 'toolCall');
+}
