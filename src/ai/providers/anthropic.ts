@@ -1,0 +1,119 @@
+// Anthropic Messages API through @anthropic-ai/sdk (loaded on first use), mapped onto the unified stream.
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent, StopReason as AnthropicStopReason } from '@anthropic-ai/sdk/resources/messages';
+import { REDACTED_THINKING_PREFIX, anthropicMessages, anthropicTools } from '../convert/anthropic';
+import type { AssistantMessageStream, Model, StreamRequest } from '../types';
+import type { AssistantMessageBuilder, TokenCounts } from './assistant-builder';
+import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
+
+const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24_576 } as const;
+
+/** Streams one Anthropic reply. Never throws: failures arrive as an `error` event. */
+export function streamAnthropic(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
+  return runProvider(model, 'Anthropic', options, async ({ builder, signal, options }) => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const client = new Anthropic({
+      apiKey: options.apiKey ?? '',
+      baseURL: model.baseUrl || undefined,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    });
+    const events = await client.messages.create(anthropicParams(model, request, options), { signal });
+    return readAnthropicStream(events, builder);
+  });
+}
+
+export function anthropicParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): MessageCreateParamsStreaming {
+  const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
+  const budget = effort ? THINKING_BUDGET[effort] : 0;
+  const maxTokens = Math.max(options.maxTokens ?? model.maxTokens, budget + 1024);
+  return {
+    model: model.id,
+    max_tokens: maxTokens,
+    stream: true,
+    ...(request.systemPrompt
+      ? { system: [{ type: 'text', text: request.systemPrompt, cache_control: { type: 'ephemeral' } }] }
+      : {}),
+    messages: anthropicMessages(request.messages, model),
+    ...(request.tools.length > 0 ? { tools: anthropicTools(request.tools) } : {}),
+    ...(effort ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+  };
+}
+
+async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
+  const indexOf = new Map<number, number>(); // Anthropic block index -> Conch content index
+  const tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  let stopReason: AnthropicStopReason | null = null;
+
+  for await (const event of events) {
+    switch (event.type) {
+      case 'message_start': {
+        const usage = event.message.usage;
+        tokens.input = usage.input_tokens ?? 0;
+        tokens.output = usage.output_tokens ?? 0;
+        tokens.cacheRead = usage.cache_read_input_tokens ?? 0;
+        tokens.cacheWrite = usage.cache_creation_input_tokens ?? 0;
+        builder.setUsage(tokens);
+        break;
+      }
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') {
+          indexOf.set(event.index, builder.openText());
+          builder.appendText(indexOf.get(event.index)!, block.text);
+        } else if (block.type === 'thinking') {
+          indexOf.set(event.index, builder.openThinking(block.signature || undefined));
+          builder.appendThinking(indexOf.get(event.index)!, block.thinking);
+        } else if (block.type === 'redacted_thinking') {
+          indexOf.set(event.index, builder.openThinking(REDACTED_THINKING_PREFIX + block.data));
+        } else if (block.type === 'tool_use') {
+          indexOf.set(event.index, builder.openToolCall(block.id, block.name));
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const index = indexOf.get(event.index);
+        if (index === undefined) break;
+        const delta = event.delta;
+        if (delta.type === 'text_delta') builder.appendText(index, delta.text);
+        else if (delta.type === 'thinking_delta') builder.appendThinking(index, delta.thinking);
+        else if (delta.type === 'signature_delta') builder.setSignature(index, delta.signature);
+        else if (delta.type === 'input_json_delta') builder.appendToolArguments(index, delta.partial_json);
+        break;
+      }
+      case 'content_block_stop': {
+        const index = indexOf.get(event.index);
+        if (index !== undefined) builder.closeToolCall(index);
+        break;
+      }
+      case 'message_delta': {
+        stopReason = event.delta.stop_reason ?? stopReason;
+        const usage = event.usage;
+        tokens.output = usage.output_tokens ?? tokens.output;
+        if (usage.input_tokens != null) tokens.input = usage.input_tokens;
+        if (usage.cache_read_input_tokens != null) tokens.cacheRead = usage.cache_read_input_tokens;
+        if (usage.cache_creation_input_tokens != null) tokens.cacheWrite = usage.cache_creation_input_tokens;
+        builder.setUsage(tokens);
+        break;
+      }
+      case 'message_stop':
+        return mapStopReason(stopReason);
+    }
+  }
+  return undefined;
+}
+
+function mapStopReason(reason: AnthropicStopReason | null): AttemptOutcome {
+  switch (reason) {
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'toolUse';
+    case 'refusal':
+      return { refused: 'The model declined to continue this conversation (Anthropic stop reason "refusal").' };
+    default:
+      return 'stop';
+  }
+}

@@ -1,0 +1,114 @@
+// OpenAI Responses API through the `openai` SDK (loaded on first use). Used for OpenAI's own models: it is the API
+// that returns reasoning (encrypted, so it can be replayed with store: false) alongside tool calls.
+import type {
+  Response,
+  ResponseCreateParamsStreaming,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses';
+import { responsesInput, responsesToolCallId, responsesTools } from '../convert/openai-responses';
+import type { AssistantMessageStream, Model, StreamRequest } from '../types';
+import type { AssistantMessageBuilder } from './assistant-builder';
+import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
+
+/** Streams one Responses API reply. Never throws: failures arrive as an `error` event. */
+export function streamOpenAIResponses(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
+  return runProvider(model, 'OpenAI', options, async ({ builder, signal, options }) => {
+    const { default: OpenAI } = await import('openai');
+    const client = new OpenAI({
+      apiKey: options.apiKey ?? '',
+      baseURL: model.baseUrl || undefined,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    });
+    const events = await client.responses.create(openAIResponsesParams(model, request, options), { signal });
+    return readResponsesStream(events, builder);
+  });
+}
+
+export function openAIResponsesParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): ResponseCreateParamsStreaming {
+  const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
+  return {
+    model: model.id,
+    input: responsesInput(request.messages, model),
+    stream: true,
+    // Nothing is kept on OpenAI's side; reasoning comes back encrypted so the next request can carry it.
+    store: false,
+    ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
+    ...(request.tools.length > 0 ? { tools: responsesTools(request.tools) } : {}),
+    ...(options.maxTokens ? { max_output_tokens: options.maxTokens } : {}),
+    ...(model.reasoning ? { include: ['reasoning.encrypted_content'] } : {}),
+    ...(effort ? { reasoning: { effort, summary: 'auto' } } : {}),
+  };
+}
+
+async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
+  const indexOf = new Map<number, number>(); // output_index -> Conch content index
+  let sawToolCall = false;
+
+  for await (const event of events) {
+    switch (event.type) {
+      case 'response.output_item.added': {
+        const item = event.item;
+        if (item.type === 'reasoning') indexOf.set(event.output_index, builder.openThinking());
+        else if (item.type === 'message') indexOf.set(event.output_index, builder.openText());
+        else if (item.type === 'function_call') {
+          sawToolCall = true;
+          indexOf.set(event.output_index, builder.openToolCall(responsesToolCallId(item.call_id, item.id), item.name));
+        }
+        break;
+      }
+      case 'response.reasoning_summary_part.added':
+        if (event.summary_index > 0) builder.appendThinking(indexOf.get(event.output_index) ?? -1, '\n\n');
+        break;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        builder.appendThinking(indexOf.get(event.output_index) ?? -1, event.delta);
+        break;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        builder.appendText(indexOf.get(event.output_index) ?? -1, event.delta);
+        break;
+      case 'response.function_call_arguments.delta':
+        builder.appendToolArguments(indexOf.get(event.output_index) ?? -1, event.delta);
+        break;
+      case 'response.output_item.done': {
+        const index = indexOf.get(event.output_index);
+        const item = event.item;
+        if (index === undefined) break;
+        if (item.type === 'reasoning') {
+          builder.setSignature(index, JSON.stringify({ type: 'reasoning', id: item.id, summary: item.summary, encrypted_content: item.encrypted_content ?? null }));
+        } else if (item.type === 'function_call') builder.closeToolCall(index, item.arguments);
+        break;
+      }
+      case 'response.completed':
+      case 'response.incomplete':
+        setUsage(builder, event.response);
+        if (event.response.incomplete_details?.reason === 'max_output_tokens') return 'length';
+        if (event.response.incomplete_details?.reason === 'content_filter') {
+          return { refused: 'OpenAI\'s content filter stopped the reply.' };
+        }
+        return sawToolCall ? 'toolUse' : 'stop';
+      case 'response.failed':
+        setUsage(builder, event.response);
+        throw responseError(event.response.error?.message ?? 'The response failed.', event.response.error?.code);
+      case 'error':
+        throw responseError(event.message, event.code ?? undefined);
+    }
+  }
+  return undefined;
+}
+
+function setUsage(builder: AssistantMessageBuilder, response: Response): void {
+  const usage = response.usage;
+  if (!usage) return;
+  const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+  builder.setUsage({ input: usage.input_tokens - cached, output: usage.output_tokens, cacheRead: cached, cacheWrite: 0 });
+}
+
+/** Shaped like an SDK APIError so errors.ts classifies it the same way (codes like rate_limit_exceeded, server_error). */
+function responseError(message: string, code?: string): Error {
+  const status = code === 'rate_limit_exceeded' ? 429 : code === 'server_error' ? 500 : undefined;
+  return Object.assign(new Error(message), { status, error: { message, code } });
+}
