@@ -1,0 +1,69 @@
+// The find tool: lists files and folders whose path matches a glob, by walking the runtime's files.
+import { Type, type Static } from '@sinclair/typebox';
+import type { AgentTool } from '../agent/types';
+import type { Runtime } from '../runtime/types';
+import { matchesGlob } from './grep';
+import { displayPath, relativeInside, resolveToolPath } from './paths';
+import { textResult } from './tool-support';
+import { truncateHead } from './truncate';
+import { walkTree } from './walk';
+
+export const DEFAULT_FIND_LIMIT = 1000;
+
+export const findParameters = Type.Object({
+  pattern: Type.String({
+    description: 'Glob to match, e.g. "*.ts" (any depth: a pattern without "/" matches file names), "src/**/*.test.ts", "**/README*".',
+  }),
+  path: Type.Optional(Type.String({ description: 'Folder to search in (default: the project folder).' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of results (default ${DEFAULT_FIND_LIMIT}).` })),
+});
+
+export type FindArguments = Static<typeof findParameters>;
+
+/** The find tool over `runtime`. */
+export function createFindTool(runtime: Runtime): AgentTool<typeof findParameters> {
+  return {
+    name: 'find',
+    label: 'Find',
+    description:
+      'Find files and folders by glob pattern. Returns sorted paths relative to the project folder (folders end ' +
+      'with "/"), including dotfiles; skips node_modules, .git and anything .gitignore excludes. ' +
+      `At most ${DEFAULT_FIND_LIMIT} results unless limit is given.`,
+    parameters: findParameters,
+    async execute(_toolCallId, args, signal) {
+      const root = resolveToolPath(runtime, args.path ?? '.');
+      const stat = await runtime.stat(root);
+      if (stat === null) throw new Error(`Path not found: ${args.path} (resolved to ${root}). Use ls to see what exists.`);
+      if (stat.type !== 'dir') throw new Error(`${args.path} is not a directory; find searches inside a folder.`);
+      const limit = args.limit ?? DEFAULT_FIND_LIMIT;
+
+      const found: string[] = [];
+      for await (const entry of walkTree(runtime, root, signal)) {
+        const relative = relativeInside(root, entry.absolute);
+        if (!relative || !matchesGlob(relative, args.pattern)) continue;
+        const shown = displayPath(runtime.workdir, entry.absolute);
+        found.push(entry.type === 'dir' ? `${shown}/` : shown);
+      }
+      if (signal?.aborted) throw new Error('Find aborted.');
+      if (found.length === 0) {
+        return textResult(`No files match ${JSON.stringify(args.pattern)} in ${displayPath(runtime.workdir, root)}.`, {
+          count: 0,
+        });
+      }
+      found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const shown = found.slice(0, limit);
+      const cut = truncateHead(shown.join('\n'));
+      const notices: string[] = [];
+      if (found.length > limit) {
+        notices.push(`[Showing ${limit} of ${found.length} results. Use a more specific pattern or path, or raise limit.]`);
+      }
+      if (cut.truncated) {
+        notices.push(`[Output cut after ${cut.outputLines} results. Use a more specific pattern or path.]`);
+      }
+      return textResult(notices.length ? `${cut.content}\n\n${notices.join('\n')}` : cut.content, {
+        count: found.length,
+        limitReached: found.length > limit,
+      });
+    },
+  };
+}

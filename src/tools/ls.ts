@@ -1,0 +1,57 @@
+// The ls tool: lists one folder's entries.
+import { Type, type Static } from '@sinclair/typebox';
+import type { AgentTool } from '../agent/types';
+import type { Runtime } from '../runtime/types';
+import { displayPath, resolveToolPath } from './paths';
+import { textResult } from './tool-support';
+import { truncateHead } from './truncate';
+
+export const DEFAULT_LS_LIMIT = 500;
+
+export const lsParameters = Type.Object({
+  path: Type.Optional(Type.String({ description: 'Folder to list (default: the project folder).' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of entries (default ${DEFAULT_LS_LIMIT}).` })),
+});
+
+export type LsArguments = Static<typeof lsParameters>;
+
+/** The ls tool over `runtime`. */
+export function createLsTool(runtime: Runtime): AgentTool<typeof lsParameters> {
+  return {
+    name: 'ls',
+    label: 'List',
+    description:
+      'List a folder\'s entries, sorted alphabetically, folders marked with a trailing "/", dotfiles included. ' +
+      `At most ${DEFAULT_LS_LIMIT} entries unless limit is given.`,
+    parameters: lsParameters,
+    async execute(_toolCallId, args) {
+      const folder = resolveToolPath(runtime, args.path ?? '.');
+      const shownFolder = displayPath(runtime.workdir, folder);
+      const stat = await runtime.stat(folder);
+      if (stat === null) {
+        throw new Error(`Path not found: ${args.path ?? '.'} (resolved to ${folder}). List its parent folder to see what exists.`);
+      }
+      if (stat.type !== 'dir') {
+        throw new Error(`${args.path} is not a directory (it is a ${stat.type}). Use read to see a file's content.`);
+      }
+      const entries = await runtime.readdir(folder);
+      if (entries.length === 0) return textResult(`(${shownFolder} is empty)`, { count: 0 });
+
+      const names = entries
+        .map((entry) => (entry.type === 'dir' ? `${entry.name}/` : entry.name))
+        .sort((a, b) => {
+          const byLower = a.toLowerCase().localeCompare(b.toLowerCase());
+          return byLower !== 0 ? byLower : a < b ? -1 : a > b ? 1 : 0;
+        });
+      const limit = args.limit ?? DEFAULT_LS_LIMIT;
+      const cut = truncateHead(names.slice(0, limit).join('\n'));
+      const notices: string[] = [];
+      if (names.length > limit) notices.push(`[Showing ${limit} of ${names.length} entries. Use limit=${names.length} to see all.]`);
+      if (cut.truncated) notices.push(`[Output cut after ${cut.outputLines} entries; use find with a pattern to narrow.]`);
+      return textResult(notices.length ? `${cut.content}\n\n${notices.join('\n')}` : cut.content, {
+        count: names.length,
+        limitReached: names.length > limit,
+      });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// The write tool: creates or overwrites a whole file, making parent folders as needed.
+import { Type, type Static } from '@sinclair/typebox';
+import { mutationQueueFor } from '../agent/mutation-queue';
+import type { AgentTool } from '../agent/types';
+import type { Runtime } from '../runtime/types';
+import { displayPath, parentOf, resolveToolPath } from './paths';
+import { mutationKey, textResult, throwIfAborted } from './tool-support';
+import { countLines } from './truncate';
+import { utf8Length } from './utf8';
+
+export const writeParameters = Type.Object({
+  path: Type.String({ description: 'Path of the file to write, relative to the project folder or absolute.' }),
+  content: Type.String({ description: 'The complete new content of the file.' }),
+});
+
+export type WriteArguments = Static<typeof writeParameters>;
+
+export interface WriteDetails {
+  path: string;
+  created: boolean;
+  bytes: number;
+  lines: number;
+}
+
+/** The write tool over `runtime`; writes to one file are serialized with edits of it. */
+export function createWriteTool(runtime: Runtime): AgentTool<typeof writeParameters> {
+  return {
+    name: 'write',
+    label: 'Write',
+    description:
+      'Write a file with the given content: creates it (and any missing parent folders) or overwrites it entirely. ' +
+      'To change part of an existing file, prefer the edit tool.',
+    parameters: writeParameters,
+    async execute(_toolCallId, args, signal) {
+      const absolute = resolveToolPath(runtime, args.path);
+      const shown = displayPath(runtime.workdir, absolute);
+      const key = await mutationKey(runtime, absolute);
+      return mutationQueueFor(runtime).run(key, async () => {
+        throwIfAborted(signal, 'Writing the file');
+        const existing = await runtime.stat(absolute);
+        if (existing?.type === 'dir') {
+          throw new Error(`${args.path} is a directory; give the path of a file inside it.`);
+        }
+        await runtime.mkdir(parentOf(absolute));
+        await runtime.writeFile(absolute, args.content);
+        const details: WriteDetails = {
+          path: shown,
+          created: existing === null,
+          bytes: utf8Length(args.content),
+          lines: countLines(args.content),
+        };
+        const verb = details.created ? 'Created' : 'Overwrote';
+        return textResult(`${verb} ${shown}: wrote ${details.bytes} bytes, ${details.lines} lines.`, details);
+      });
+    },
+  };
+}
