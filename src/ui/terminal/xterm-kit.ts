@@ -4,7 +4,7 @@ import type { ITheme, Terminal } from '@xterm/xterm';
 import type { FitAddon } from '@xterm/addon-fit';
 
 export type XtermKit = {
-  createTerminal(options: { readOnly: boolean; theme: ITheme }): { terminal: Terminal; fit: FitAddon };
+  createTerminal(options: { readOnly: boolean; theme: ITheme; fontFamily: string }): { terminal: Terminal; fit: FitAddon };
 };
 
 /** Loads xterm.js, its fit addon and its stylesheet. */
@@ -15,13 +15,13 @@ export async function loadXterm(): Promise<XtermKit> {
     import('@xterm/xterm/css/xterm.css'),
   ]);
   return {
-    createTerminal({ readOnly, theme }) {
+    createTerminal({ readOnly, theme, fontFamily }) {
       const terminal = new xterm.Terminal({
         disableStdin: readOnly,
         cursorBlink: !readOnly,
         cursorStyle: readOnly ? 'underline' : 'block',
         cursorInactiveStyle: readOnly ? 'none' : 'outline',
-        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+        fontFamily,
         fontSize: 13,
         scrollback: 5000,
         theme,
@@ -33,20 +33,38 @@ export async function loadXterm(): Promise<XtermKit> {
   };
 }
 
+/** The app's monospace font (its `--font-mono` variable), or a system one. */
+export function monospaceFontFor(element: HTMLElement): string {
+  const font = getComputedStyle(element).getPropertyValue('--font-mono').trim();
+  return font || 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
+}
+
 /** A terminal theme matching the element's resolved colours, so the app's light or dark theme carries over. */
 export function themeFor(element: HTMLElement): ITheme {
-  const style = getComputedStyle(element);
-  const background = style.backgroundColor || '#ffffff';
-  const foreground = style.color || '#1a1a1a';
+  const background = opaqueBackgroundOf(element);
+  const foreground = getComputedStyle(element).color || '#1d1d1b';
   const light = isLight(background);
   return {
     background,
     foreground,
     cursor: foreground,
     cursorAccent: background,
-    selectionBackground: light ? 'rgba(0, 90, 200, 0.25)' : 'rgba(120, 170, 255, 0.35)',
+    selectionBackground: light ? 'rgba(37, 99, 235, 0.25)' : 'rgba(96, 165, 250, 0.35)',
     ...(light ? LIGHT_ANSI : {}),
   };
+}
+
+// A transparent panel shows whatever is behind it; the terminal canvas needs that colour explicitly.
+function opaqueBackgroundOf(element: HTMLElement): string {
+  for (let node: HTMLElement | null = element; node; node = node.parentElement) {
+    const color = getComputedStyle(node).backgroundColor;
+    if (color && !isTransparent(color)) return color;
+  }
+  return matchMedia('(prefers-color-scheme: dark)').matches ? '#1e1e1c' : '#ffffff';
+}
+
+function isTransparent(color: string): boolean {
+  return color === 'transparent' || /^rgba\(.*,\s*0\)$/.test(color);
 }
 
 // xterm's default palette is made for dark backgrounds; yellow and white vanish on white.
