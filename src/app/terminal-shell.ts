@@ -168,8 +168,9 @@ export class LineShell {
       this.handleKey('enter');
       return 1;
     }
+    // No completion: a Tab key does nothing, a tab inside pasted text keeps the words apart.
     if (data[0] === '\t') {
-      this.insert('  ');
+      if (data.length > 1) this.insert(' ');
       return 1;
     }
     return 1; // other control characters do nothing
