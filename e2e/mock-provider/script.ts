@@ -1,0 +1,122 @@
+// The script that drives the mock provider: turns of assistant content, each optionally guarded by a rule on the
+// request and optionally carrying a fault. Shared by the four wire encoders and the server.
+
+export type MockBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  /** `arguments` as a string is sent verbatim (use it for malformed JSON). */
+  | {
+      type: 'toolCall';
+      name: string;
+      arguments: Record<string, unknown> | string;
+      id?: string;
+      /** Gemini only: the thoughtSignature sent on the functionCall part. */
+      signature?: string;
+    };
+
+export type MockFault =
+  /** Answer with this HTTP status `times` times (default 1) before serving the turn; the turn stays queued meanwhile. */
+  | { type: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; message?: string }
+  /** Answer 400 with the provider's own "context too long" error `times` times (default 1). */
+  | { type: 'contextTooLong'; times?: number }
+  /** Destroy the socket after sending this many SSE frames. */
+  | { type: 'disconnect'; afterFrames: number }
+  /** Send a frame whose data is not JSON after this many frames, then end the response. */
+  | { type: 'malformed'; afterFrames: number }
+  /** Stop sending after this many frames and keep the connection open (for abort tests). */
+  | { type: 'stall'; afterFrames: number };
+
+export type MockUsage = { input: number; output: number; cacheRead: number; cacheWrite: number };
+
+export type MockTurn = {
+  /** Serve this turn only to a request matching every given rule; turns without `when` match any request. */
+  when?: { lastToolResultContains?: string; lastUserContains?: string };
+  content: MockBlock[];
+  /** Default: toolUse when the turn has tool calls, else stop. */
+  stopReason?: 'stop' | 'length' | 'toolUse';
+  usage?: Partial<MockUsage>;
+  /** Wait before sending response headers. */
+  delayMs?: number;
+  /** Wait between SSE frames. */
+  chunkDelayMs?: number;
+  fault?: MockFault;
+};
+
+export type WireApi = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+
+export const DEFAULT_USAGE: MockUsage = { input: 120, output: 40, cacheRead: 0, cacheWrite: 0 };
+
+export function usageOf(turn: MockTurn): MockUsage {
+  return { ...DEFAULT_USAGE, ...turn.usage };
+}
+
+export function stopReasonOf(turn: MockTurn): 'stop' | 'length' | 'toolUse' {
+  return turn.stopReason ?? (turn.content.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop');
+}
+
+export function argumentsText(block: Extract<MockBlock, { type: 'toolCall' }>): string {
+  return typeof block.arguments === 'string' ? block.arguments : JSON.stringify(block.arguments);
+}
+
+/** Splits text into `pieces` roughly equal chunks so deltas really stream (never empty chunks). */
+export function chunks(text: string, pieces = 3): string[] {
+  if (text.length <= 1) return [text];
+  const size = Math.ceil(text.length / Math.min(pieces, text.length));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** Checks the script file / control-endpoint payload; throws a message naming the first problem. */
+export function parseScript(value: unknown): MockTurn[] {
+  const turns = Array.isArray(value) ? value : (value as { turns?: unknown } | null)?.turns;
+  if (!Array.isArray(turns)) throw new Error('A mock script is an array of turns, or { "turns": [...] }.');
+  turns.forEach((turn, i) => {
+    if (typeof turn !== 'object' || turn === null || !Array.isArray((turn as MockTurn).content)) {
+      throw new Error(`Turn ${i} needs a "content" array (it may be empty).`);
+    }
+    for (const block of (turn as MockTurn).content) {
+      if (!['text', 'thinking', 'toolCall'].includes((block as MockBlock)?.type)) {
+        throw new Error(`Turn ${i} has a block of unknown type ${JSON.stringify((block as MockBlock)?.type)}.`);
+      }
+    }
+  });
+  return turns as MockTurn[];
+}
+
+/** What the `when` rules look at, read from a request body of any of the four wire formats. */
+export function requestFacts(api: WireApi, body: unknown): { lastToolResult?: string; lastUser?: string } {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const facts: { lastToolResult?: string; lastUser?: string } = {};
+  const items: unknown[] = Array.isArray(b.messages) ? b.messages : Array.isArray(b.input) ? b.input : Array.isArray(b.contents) ? b.contents : [];
+  for (const raw of items) {
+    const item = raw as Record<string, unknown>;
+    if (api === 'anthropic' && item.role === 'user') {
+      const content = item.content;
+      const blocks = Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
+      const results = blocks.filter((x) => x.type === 'tool_result');
+      if (results.length > 0) facts.lastToolResult = JSON.stringify(results[results.length - 1].content);
+      else facts.lastUser = JSON.stringify(content);
+    } else if (api === 'openai-chat') {
+      if (item.role === 'tool') facts.lastToolResult = JSON.stringify(item.content);
+      if (item.role === 'user') facts.lastUser = JSON.stringify(item.content);
+    } else if (api === 'openai-responses') {
+      if (item.type === 'function_call_output') facts.lastToolResult = JSON.stringify(item.output);
+      if (item.role === 'user') facts.lastUser = JSON.stringify(item.content);
+    } else if (api === 'gemini' && item.role === 'user') {
+      const parts = (Array.isArray(item.parts) ? item.parts : []) as Record<string, unknown>[];
+      const responses = parts.filter((p) => p.functionResponse);
+      if (responses.length > 0) facts.lastToolResult = JSON.stringify(responses[responses.length - 1].functionResponse);
+      else facts.lastUser = JSON.stringify(parts);
+    }
+  }
+  return facts;
+}
+
+export function matches(turn: MockTurn, facts: { lastToolResult?: string; lastUser?: string }): boolean {
+  const rule = turn.when;
+  if (!rule) return true;
+  if (rule.lastToolResultContains !== undefined && !facts.lastToolResult?.includes(rule.lastToolResultContains)) return false;
+  if (rule.lastUserContains !== undefined && !facts.lastUser?.includes(rule.lastUserContains)) return false;
+  return true;
+}

@@ -1,0 +1,262 @@
+// A real HTTP server on 127.0.0.1 that answers like Anthropic, OpenAI (chat completions and responses) and Gemini,
+// streaming scripted turns over SSE, with CORS so the app page can call it, and control endpoints for e2e tests.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { anthropicContextTooLong, anthropicError, anthropicFrames, anthropicMalformedFrame } from './wire-anthropic';
+import { geminiContextTooLong, geminiError, geminiFrames, geminiMalformedFrame } from './wire-gemini';
+import { openAIChatFrames, openAIContextTooLong, openAIError, openAIMalformedFrame } from './wire-openai-chat';
+import { openAIResponsesFrames, openAIResponsesMalformedFrame } from './wire-openai-responses';
+import { matches, parseScript, requestFacts, type MockTurn, type WireApi } from './script';
+
+export type RecordedRequest = {
+  api: WireApi;
+  method: string;
+  path: string;
+  /** Lower-case header names, as Node receives them. */
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  /** What was answered: the HTTP status, and the index of the served turn in the script as loaded. */
+  status: number;
+  turn?: number;
+};
+
+export type MockProvider = {
+  /** e.g. http://127.0.0.1:4010 — Anthropic and Gemini base URL; OpenAI's is `${url}/v1`. */
+  url: string;
+  port: number;
+  /** Replaces the script and the fault counters; recorded requests are kept. */
+  setScript(turns: MockTurn[]): void;
+  /** Every model request received, oldest first (control endpoints and preflights excluded). */
+  readonly requests: RecordedRequest[];
+  /** Clears the script and the recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+};
+
+type QueuedTurn = { turn: MockTurn; index: number; faultsLeft: number };
+
+/** Starts the mock provider; port 0 (default) picks a free port. */
+export async function startMockProvider(options: { port?: number; script?: MockTurn[] } = {}): Promise<MockProvider> {
+  let queue: QueuedTurn[] = [];
+  const requests: RecordedRequest[] = [];
+  let serial = 0;
+  const sockets = new Set<Socket>();
+
+  const setScript = (turns: MockTurn[]) => {
+    queue = turns.map((turn, index) => ({ turn, index, faultsLeft: faultTimes(turn) }));
+  };
+  setScript(options.script ?? []);
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(req, res, 500, { error: { message: `mock provider bug: ${String(error)}` } });
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'OPTIONS') return preflight(req, res);
+    const bodyText = await readBody(req);
+
+    if (url.pathname.startsWith('/__mock/')) return control(req, res, url.pathname, bodyText);
+    const api = apiFor(url.pathname);
+    if (!api || req.method !== 'POST') {
+      return sendJson(req, res, 404, { error: { message: `mock provider: nothing at ${req.method} ${url.pathname}` } });
+    }
+    let body: unknown;
+    try {
+      body = bodyText ? JSON.parse(bodyText) : {};
+    } catch {
+      body = bodyText;
+    }
+    const record: RecordedRequest = { api, method: req.method, path: url.pathname + url.search, headers: req.headers, body, status: 200 };
+    requests.push(record);
+
+    const facts = requestFacts(api, body);
+    const queued = queue.find((q) => matches(q.turn, facts));
+    if (!queued) {
+      record.status = 400;
+      return sendJson(req, res, 400, errorBody(api, 400, 'mock provider: no scripted turn matches this request'));
+    }
+    record.turn = queued.index;
+    const turn = queued.turn;
+    if (turn.delayMs) await sleep(turn.delayMs);
+
+    const fault = turn.fault;
+    if ((fault?.type === 'status' || fault?.type === 'contextTooLong') && queued.faultsLeft > 0) {
+      queued.faultsLeft--;
+      const status = fault.type === 'status' ? fault.status : 400;
+      record.status = status;
+      const headers: Record<string, string> = {};
+      if (fault.type === 'status' && fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+      if (fault.type === 'status' && fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+      const payload = fault.type === 'contextTooLong' ? contextTooLong(api) : errorBody(api, status, fault.message);
+      return sendJson(req, res, status, payload, headers);
+    }
+    queue = queue.filter((q) => q !== queued);
+    await streamTurn(req, res, api, turn, body);
+  }
+
+  async function streamTurn(req: IncomingMessage, res: ServerResponse, api: WireApi, turn: MockTurn, body: unknown) {
+    const model = modelOf(api, req.url ?? '', body);
+    const n = ++serial;
+    const frames =
+      api === 'anthropic' ? anthropicFrames(turn, model, n)
+      : api === 'openai-chat' ? openAIChatFrames(turn, model, n, includeUsage(body))
+      : api === 'openai-responses' ? openAIResponsesFrames(turn, model, n)
+      : geminiFrames(turn, model, n);
+    res.writeHead(200, {
+      ...corsHeaders(req),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const fault = turn.fault;
+    for (let i = 0; i < frames.length; i++) {
+      if (fault && 'afterFrames' in fault && i === fault.afterFrames) {
+        if (fault.type === 'disconnect') return void res.socket?.destroy();
+        if (fault.type === 'malformed') return void res.end(malformedFrame(api));
+        if (fault.type === 'stall') return; // left open until the client gives up or the server closes
+      }
+      if (res.destroyed) return;
+      // Waiting for each write to flush makes a later disconnect cut exactly here, not lose buffered frames.
+      await new Promise<void>((resolve) => res.write(frames[i], () => resolve()));
+      if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs);
+    }
+    res.end();
+  }
+
+  function control(req: IncomingMessage, res: ServerResponse, path: string, bodyText: string): void {
+    if (path === '/__mock/requests' && req.method === 'GET') return sendJson(req, res, 200, requests);
+    if (path === '/__mock/script' && req.method === 'GET') return sendJson(req, res, 200, queue.map((q) => q.turn));
+    if (path === '/__mock/reset' && req.method === 'POST') {
+      reset();
+      return sendJson(req, res, 200, { ok: true });
+    }
+    if (path === '/__mock/script' && req.method === 'POST') {
+      try {
+        setScript(parseScript(JSON.parse(bodyText)));
+        return sendJson(req, res, 200, { ok: true, turns: queue.length });
+      } catch (error) {
+        return sendJson(req, res, 400, { error: { message: error instanceof Error ? error.message : String(error) } });
+      }
+    }
+    sendJson(req, res, 404, { error: { message: `mock provider: unknown control ${req.method} ${path}` } });
+  }
+
+  function reset(): void {
+    setScript([]);
+    requests.length = 0;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    setScript,
+    requests,
+    reset,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function apiFor(path: string): WireApi | undefined {
+  if (path === '/v1/messages') return 'anthropic';
+  if (path === '/v1/chat/completions') return 'openai-chat';
+  if (path === '/v1/responses') return 'openai-responses';
+  if (/^\/v1(beta|alpha)?\/models\/[^/]+:streamGenerateContent$/.test(path)) return 'gemini';
+  return undefined;
+}
+
+function modelOf(api: WireApi, url: string, body: unknown): string {
+  if (api === 'gemini') return /models\/([^/:]+):/.exec(url)?.[1] ?? 'gemini-mock';
+  const model = (body as { model?: unknown } | null)?.model;
+  return typeof model === 'string' ? model : 'mock-model';
+}
+
+function includeUsage(body: unknown): boolean {
+  return (body as { stream_options?: { include_usage?: boolean } } | null)?.stream_options?.include_usage === true;
+}
+
+function faultTimes(turn: MockTurn): number {
+  const fault = turn.fault;
+  return fault?.type === 'status' || fault?.type === 'contextTooLong' ? (fault.times ?? 1) : 0;
+}
+
+function errorBody(api: WireApi, status: number, message?: string): unknown {
+  if (api === 'anthropic') return anthropicError(status, message);
+  if (api === 'gemini') return geminiError(status, message);
+  return openAIError(status, message);
+}
+
+function contextTooLong(api: WireApi): unknown {
+  if (api === 'anthropic') return anthropicContextTooLong();
+  if (api === 'gemini') return geminiContextTooLong();
+  return openAIContextTooLong();
+}
+
+function malformedFrame(api: WireApi): string {
+  if (api === 'anthropic') return anthropicMalformedFrame;
+  if (api === 'openai-responses') return openAIResponsesMalformedFrame;
+  if (api === 'gemini') return geminiMalformedFrame;
+  return openAIMalformedFrame;
+}
+
+/** The app page is cross-origin isolated (COEP require-corp), so responses also need CORP: cross-origin. */
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return {
+    'access-control-allow-origin': typeof origin === 'string' ? origin : '*',
+    vary: 'Origin',
+    'access-control-expose-headers': 'retry-after, retry-after-ms, request-id, x-request-id',
+    'cross-origin-resource-policy': 'cross-origin',
+  };
+}
+
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  const requested = req.headers['access-control-request-headers'];
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-headers': typeof requested === 'string' && requested ? requested : '*',
+    'access-control-max-age': '600',
+    ...(req.headers['access-control-request-private-network'] === 'true' ? { 'access-control-allow-private-network': 'true' } : {}),
+  });
+  res.end();
+}
+
+function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    ...corsHeaders(req),
+    'content-type': 'application/json',
+    'request-id': `req_mock_${Date.now().toString(36)}`,
+    ...headers,
+  });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,73 @@
+// Anthropic Messages API streaming, framed as the real API frames it (named SSE events).
+import { argumentsText, chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+
+const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export function anthropicFrames(turn: MockTurn, model: string, serial: number): string[] {
+  const usage = usageOf(turn);
+  const frames = [
+    sse('message_start', {
+      type: 'message_start',
+      message: {
+        id: `msg_mock_${serial}`, type: 'message', role: 'assistant', model, content: [],
+        stop_reason: null, stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: 1, cache_read_input_tokens: usage.cacheRead,
+          cache_creation_input_tokens: usage.cacheWrite },
+      },
+    }),
+    sse('ping', { type: 'ping' }),
+  ];
+  turn.content.forEach((block, index) => {
+    if (block.type === 'text') {
+      frames.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+      for (const text of chunks(block.text)) {
+        frames.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+      }
+    } else if (block.type === 'thinking') {
+      frames.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+      for (const thinking of chunks(block.thinking)) {
+        frames.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
+      }
+      frames.push(sse('content_block_delta', { type: 'content_block_delta', index,
+        delta: { type: 'signature_delta', signature: block.signature ?? `sig_mock_${serial}_${index}` } }));
+    } else {
+      frames.push(sse('content_block_start', { type: 'content_block_start', index,
+        content_block: { type: 'tool_use', id: block.id ?? `toolu_mock_${serial}_${index}`, name: block.name, input: {} } }));
+      for (const partial_json of chunks(argumentsText(block), 4)) {
+        frames.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }));
+      }
+    }
+    frames.push(sse('content_block_stop', { type: 'content_block_stop', index }));
+  });
+  const stop = stopReasonOf(turn);
+  frames.push(sse('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stop === 'length' ? 'max_tokens' : stop === 'toolUse' ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  }));
+  frames.push(sse('message_stop', { type: 'message_stop' }));
+  return frames;
+}
+
+export const anthropicMalformedFrame = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,,,\n\n';
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
+  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+};
+
+export function anthropicError(status: number, message?: string): unknown {
+  const type = ERROR_TYPES[status] ?? 'api_error';
+  return { type: 'error', error: { type, message: message ?? defaultMessage(status) } };
+}
+
+export function anthropicContextTooLong(): unknown {
+  return anthropicError(400, 'prompt is too long: 213000 tokens > 200000 maximum');
+}
+
+function defaultMessage(status: number): string {
+  if (status === 401) return 'invalid x-api-key';
+  if (status === 429) return 'Number of request tokens has exceeded your per-minute rate limit';
+  if (status === 529) return 'Overloaded';
+  return 'Internal server error';
+}

@@ -1,0 +1,59 @@
+// Gemini streamGenerateContent?alt=sse (`data:` chunks separated by CRLF pairs; the last carries finishReason).
+import { chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+
+const data = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;
+
+export function geminiFrames(turn: MockTurn, model: string, serial: number): string[] {
+  const usage = usageOf(turn);
+  const usageMetadata = {
+    promptTokenCount: usage.input + usage.cacheRead, candidatesTokenCount: usage.output,
+    totalTokenCount: usage.input + usage.cacheRead + usage.output,
+    ...(usage.cacheRead ? { cachedContentTokenCount: usage.cacheRead } : {}),
+  };
+  const chunk = (parts: unknown[], finishReason?: string) =>
+    data({
+      candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) }],
+      usageMetadata, modelVersion: model, responseId: `mock-${serial}`,
+    });
+  const frames: string[] = [];
+  for (const block of turn.content) {
+    if (block.type === 'thinking') {
+      const pieces = chunks(block.thinking);
+      pieces.forEach((text, i) => {
+        const last = i === pieces.length - 1;
+        frames.push(chunk([{ text, thought: true, ...(last ? { thoughtSignature: block.signature ?? `gsig_mock_${serial}` } : {}) }]));
+      });
+    } else if (block.type === 'text') {
+      for (const text of chunks(block.text)) frames.push(chunk([{ text }]));
+    } else {
+      // Gemini sends each call whole; malformed string arguments cannot be expressed, so they arrive as {}.
+      const args = typeof block.arguments === 'string' ? {} : block.arguments;
+      frames.push(chunk([{ functionCall: { name: block.name, args, ...(block.id ? { id: block.id } : {}) },
+        ...(block.signature ? { thoughtSignature: block.signature } : {}) }]));
+    }
+  }
+  const stop = stopReasonOf(turn);
+  frames.push(chunk([{ text: '' }], stop === 'length' ? 'MAX_TOKENS' : 'STOP'));
+  return frames;
+}
+
+export const geminiMalformedFrame = 'data: {"candidates":[{"content":{,,,\r\n\r\n';
+
+const STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL', 503: 'UNAVAILABLE',
+};
+
+export function geminiError(status: number, message?: string): unknown {
+  return { error: { code: status, message: message ?? defaultMessage(status), status: STATUS[status] ?? 'UNKNOWN' } };
+}
+
+export function geminiContextTooLong(): unknown {
+  return geminiError(400, 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).');
+}
+
+function defaultMessage(status: number): string {
+  if (status === 401 || status === 403) return 'API key not valid. Please pass a valid API key.';
+  if (status === 429) return 'Resource has been exhausted (e.g. check quota).';
+  return 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting';
+}

@@ -1,0 +1,57 @@
+// OpenAI Chat Completions streaming (`data:` chunks, a usage chunk, then [DONE]).
+import { argumentsText, chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+
+const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+
+export function openAIChatFrames(turn: MockTurn, model: string, serial: number, includeUsage: boolean): string[] {
+  const base = { id: `chatcmpl-mock${serial}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    data({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const frames = [chunk({ role: 'assistant', content: '' })];
+  let toolIndex = 0;
+  turn.content.forEach((block, index) => {
+    if (block.type === 'text') for (const content of chunks(block.text)) frames.push(chunk({ content }));
+    else if (block.type === 'thinking') {
+      for (const reasoning_content of chunks(block.thinking)) frames.push(chunk({ reasoning_content }));
+    } else {
+      const i = toolIndex++;
+      frames.push(chunk({ tool_calls: [{ index: i, id: block.id ?? `call_mock_${serial}_${index}`, type: 'function',
+        function: { name: block.name, arguments: '' } }] }));
+      for (const args of chunks(argumentsText(block), 4)) {
+        frames.push(chunk({ tool_calls: [{ index: i, function: { arguments: args } }] }));
+      }
+    }
+  });
+  const stop = stopReasonOf(turn);
+  frames.push(chunk({}, stop === 'length' ? 'length' : stop === 'toolUse' ? 'tool_calls' : 'stop'));
+  if (includeUsage) {
+    const usage = usageOf(turn);
+    frames.push(data({ ...base, choices: [], usage: {
+      prompt_tokens: usage.input + usage.cacheRead, completion_tokens: usage.output,
+      total_tokens: usage.input + usage.cacheRead + usage.output,
+      prompt_tokens_details: { cached_tokens: usage.cacheRead },
+    } }));
+  }
+  frames.push('data: [DONE]\n\n');
+  return frames;
+}
+
+export const openAIMalformedFrame = 'data: {"id":"chatcmpl-broken","choices":[{,,,\n\n';
+
+export function openAIError(status: number, message?: string): unknown {
+  const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : null;
+  const type = status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return { error: { message: message ?? defaultMessage(status), type, param: null, code } };
+}
+
+export function openAIContextTooLong(): unknown {
+  return { error: {
+    message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+    type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
+}
+
+function defaultMessage(status: number): string {
+  if (status === 401) return 'Incorrect API key provided: sk-mock. You can find your API key at https://platform.openai.com/account/api-keys.';
+  if (status === 429) return 'Rate limit reached for requests. Please try again in 1s.';
+  return 'The server had an error while processing your request. Sorry about that!';
+}
