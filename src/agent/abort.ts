@@ -4,35 +4,59 @@
 export const ABORTED: unique symbol = Symbol('aborted');
 export type Aborted = typeof ABORTED;
 
+type Contender = { resolve: (value: Aborted) => void; graceMs: number; timer?: ReturnType<typeof setTimeout> };
+
 /**
- * Settles like `work`, or with ABORTED once `signal` aborts (after `graceMs`, so work that does honour the signal
- * can still report what it got done). A rejection of `work` after that is absorbed, never unhandled.
+ * One per run: a single listener on the run's signal serves every race (the loop races each provider event and
+ * each hook and tool), which is much cheaper than adding and removing a signal listener per race.
  */
-export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined, graceMs = 0): Promise<T | Aborted> {
-  if (!signal) return work;
-  return new Promise<T | Aborted>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => {
-      if (graceMs <= 0) resolve(ABORTED);
-      else timer = setTimeout(() => resolve(ABORTED), graceMs);
-    };
-    const cleanUp = () => {
-      signal.removeEventListener('abort', onAbort);
-      if (timer !== undefined) clearTimeout(timer);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        cleanUp();
-        resolve(value);
-      },
-      (error: unknown) => {
-        cleanUp();
-        reject(error);
-      },
-    );
-  });
+export class AbortRace {
+  private readonly contenders = new Set<Contender>();
+  private readonly onAbort = (): void => {
+    for (const contender of this.contenders) this.fire(contender);
+  };
+
+  constructor(readonly signal: AbortSignal | undefined) {
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /**
+   * Settles like `work`, or with ABORTED once the signal aborts (after `graceMs`, so work that does honour the
+   * signal can still report what it got done). A rejection of `work` after that is absorbed, never unhandled.
+   */
+  race<T>(work: Promise<T>, graceMs = 0): Promise<T | Aborted> {
+    if (!this.signal) return work;
+    return new Promise<T | Aborted>((resolve, reject) => {
+      const contender: Contender = { resolve, graceMs };
+      if (this.signal?.aborted) this.fire(contender);
+      else this.contenders.add(contender);
+      work.then(
+        (value) => {
+          this.retire(contender);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.retire(contender);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Stops listening to the signal; call when the run ends. */
+  dispose(): void {
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+
+  private fire(contender: Contender): void {
+    if (contender.graceMs <= 0) contender.resolve(ABORTED);
+    else contender.timer = setTimeout(contender.resolve, contender.graceMs, ABORTED);
+  }
+
+  private retire(contender: Contender): void {
+    this.contenders.delete(contender);
+    if (contender.timer !== undefined) clearTimeout(contender.timer);
+  }
 }
 
 /** The text of anything thrown, for a message the model or a person will read. */

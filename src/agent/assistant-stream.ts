@@ -3,7 +3,7 @@
 // returns something malformed becomes a message with stopReason 'error'; an abort becomes 'aborted'.
 import type { AssistantMessage, AssistantMessageEvent, Model, StopReason, StreamRequest } from '../ai/types';
 import { emptyUsage } from '../ai/types';
-import { ABORTED, errorText, raceAbort } from './abort';
+import { ABORTED, type AbortRace, errorText } from './abort';
 import type { AgentEvent, AgentLoopConfig } from './types';
 
 const ABORTED_MESSAGE = 'Request was aborted';
@@ -12,10 +12,11 @@ const ABORTED_MESSAGE = 'Request was aborted';
 export async function streamAssistantMessage(
   request: StreamRequest,
   config: AgentLoopConfig,
-  signal: AbortSignal | undefined,
+  aborts: AbortRace,
   emit: (event: AgentEvent) => void,
 ): Promise<AssistantMessage> {
   const model = config.model;
+  const signal = aborts.signal;
   let partial: AssistantMessage | undefined;
   let started = false;
   let final: AssistantMessage | undefined;
@@ -32,7 +33,7 @@ export async function streamAssistantMessage(
       const stream = config.streamFn(model, request, { ...config.streamOptions, signal });
       const iterator = stream[Symbol.asyncIterator]();
       while (final === undefined) {
-        const step = await raceAbort(iterator.next(), signal);
+        const step = await aborts.race(iterator.next());
         if (step === ABORTED) {
           final = endedMessage(model, partial, 'aborted', ABORTED_MESSAGE);
           iterator.return?.()?.catch(() => undefined);
@@ -58,7 +59,7 @@ export async function streamAssistantMessage(
       }
       if (final === undefined) {
         // The stream ended without a done/error event: its result() is the only word left.
-        const result = await raceAbort(stream.result(), signal);
+        const result = await aborts.race(stream.result());
         final = result === ABORTED ? endedMessage(model, partial, 'aborted', ABORTED_MESSAGE) : result;
       }
     } catch (error) {

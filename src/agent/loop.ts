@@ -21,6 +21,7 @@
  */
 import { EventStream } from '../ai/event-stream';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
+import { AbortRace } from './abort';
 import { streamAssistantMessage } from './assistant-stream';
 import { executeToolCalls, settleWithoutRunning, type ToolBatch } from './tool-execution';
 import { abortedBeforeStart, cutOffByLength, providerFailed } from './tool-results';
@@ -45,6 +46,7 @@ async function runTurns(
   signal: AbortSignal | undefined,
   stream: EventStream<AgentEvent, Message[]>,
 ): Promise<void> {
+  const aborts = new AbortRace(signal);
   const transcript = context.messages.slice();
   const appended: Message[] = [];
   const emit = (event: AgentEvent) => stream.push(event);
@@ -71,11 +73,11 @@ async function runTurns(
           parameters: tool.parameters,
         })),
       };
-      const assistant = await streamAssistantMessage(request, config, signal, emit);
+      const assistant = await streamAssistantMessage(request, config, aborts, emit);
       transcript.push(assistant);
       appended.push(assistant);
 
-      const toolResults = await settleToolCalls(assistant, context, config, signal, emit, deliver);
+      const toolResults = await settleToolCalls(assistant, context, config, aborts, emit, deliver);
       emit({ type: 'turn_end', message: assistant, toolResults });
 
       if (assistant.stopReason === 'error' || assistant.stopReason === 'aborted' || signal?.aborted) break;
@@ -86,6 +88,7 @@ async function runTurns(
     // Only a bug or a throwing getSteeringMessages lands here; the transcript so far is still valid (every call
     // already has its result), so the run ends normally with what it has.
   } finally {
+    aborts.dispose();
     emit({ type: 'agent_end', messages: appended });
     stream.end(appended);
   }
@@ -95,13 +98,13 @@ async function settleToolCalls(
   assistant: AssistantMessage,
   context: AgentContext,
   config: AgentLoopConfig,
-  signal: AbortSignal | undefined,
+  aborts: AbortRace,
   emit: (event: AgentEvent) => void,
   deliver: (message: Message) => void,
 ): Promise<ToolResultMessage[]> {
   const calls = assistant.content.filter((block): block is ToolCall => block.type === 'toolCall');
   if (calls.length === 0) return [];
-  const batch: ToolBatch = { calls, tools: context.tools, config, signal, emit, deliver };
+  const batch: ToolBatch = { calls, tools: context.tools, config, aborts, emit, deliver };
   switch (assistant.stopReason) {
     case 'length':
       return settleWithoutRunning(batch, (call) => cutOffByLength(call.name));

@@ -2,7 +2,7 @@
 // tool_execution_end (as it finishes) and one result; results are handed back in call order.
 import type { ToolCall, ToolResultMessage } from '../ai/types';
 import { validateToolArguments } from '../ai/validate';
-import { ABORTED, errorText, raceAbort } from './abort';
+import { ABORTED, type AbortRace, errorText } from './abort';
 import {
   abortedBeforeStart,
   abortedWhileRunning,
@@ -21,7 +21,7 @@ export interface ToolBatch {
   calls: ToolCall[];
   tools: readonly AgentTool[]; // the active ones
   config: AgentLoopConfig;
-  signal: AbortSignal | undefined;
+  aborts: AbortRace; // carries the run's signal
   emit(event: AgentEvent): void;
   /** Receives each result in call order, as soon as it and every earlier one are known. */
   deliver(result: ToolResultMessage): void;
@@ -99,7 +99,8 @@ function orderedDelivery(batch: ToolBatch) {
 
 /** Lookup, prepareArguments, validation and beforeToolCall: either arguments ready to run or a final result. */
 async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Promise<Prepared | Finished> {
-  const { signal, config } = batch;
+  const { config, aborts } = batch;
+  const signal = aborts.signal;
   if (signal?.aborted) return failure(abortedBeforeStart(call.name));
   if (!tool) return failure(toolNotFound(call.name, batch.tools));
 
@@ -118,7 +119,7 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
   // The hook sees (and may rewrite in place) this object; its args are what will run.
   const hookCall = { toolCall: call, args, tool };
   try {
-    const decision = await raceAbort(Promise.resolve(config.beforeToolCall(hookCall, signal)), signal);
+    const decision = await aborts.race(Promise.resolve(config.beforeToolCall(hookCall, signal)));
     if (decision === ABORTED) return failure(abortedBeforeStart(call.name));
     if (decision && decision.block) return failure(blockedByHook(call.name, decision.reason));
   } catch (error) {
@@ -130,7 +131,8 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
 }
 
 async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Promise<Finished> {
-  const { signal, config } = batch;
+  const { config, aborts } = batch;
+  const signal = aborts.signal;
   let finished = false;
   const onUpdate = (partialResult: AgentToolResult) => {
     if (finished) return;
@@ -140,7 +142,7 @@ async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Pr
   let outcome: Finished;
   try {
     const work = prepared.tool.execute(call.id, prepared.args as never, signal, onUpdate);
-    const result = await raceAbort(Promise.resolve(work), signal, ABORT_GRACE_MS);
+    const result = await aborts.race(Promise.resolve(work), ABORT_GRACE_MS);
     if (result === ABORTED || signal?.aborted) {
       finished = true;
       return failure(abortedWhileRunning(call.name));
@@ -156,10 +158,10 @@ async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Pr
 }
 
 async function applyAfterHook(batch: ToolBatch, call: ToolCall, args: unknown, outcome: Finished): Promise<Finished> {
-  const { signal, config } = batch;
+  const { config, aborts } = batch;
   try {
     const hookCall = { toolCall: call, args, result: outcome.result, isError: outcome.isError };
-    const override = await raceAbort(Promise.resolve(config.afterToolCall?.(hookCall)), signal);
+    const override = await aborts.race(Promise.resolve(config.afterToolCall?.(hookCall)));
     if (override === ABORTED) return failure(abortedWhileRunning(call.name));
     if (!override) return outcome;
     const result: AgentToolResult = {

@@ -46,11 +46,19 @@ export type ScriptedTurnFactory = (
 export type ScriptedTurnInput = ScriptedTurn | string | ScriptedTurnFactory;
 
 export interface ScriptedStreamFn extends StreamFn {
-  /** Every request received, in order (as passed in: callers that reuse the array should copy it). */
+  /** Every request received, in order, as passed in (unless recordRequests is false). */
   readonly requests: StreamRequest[];
   /** The options of every call, in order. */
   readonly options: (StreamOptions | undefined)[];
 }
+
+export type ScriptedSettings = {
+  /**
+   * Keep every request in `requests` (default true). A long benchmark turns it off: holding thousands of
+   * transcript snapshots measures the garbage collector rather than the code under test.
+   */
+  recordRequests?: boolean;
+};
 
 /** Builders that keep scripts short: `toolCall('read', { path: 'a.ts' })`. */
 export function toolCall(name: string, args: Record<string, unknown>, id?: string): ScriptedToolCall {
@@ -67,13 +75,19 @@ export function thinking(value: string): ThinkingContent {
  * A StreamFn replaying `turns` in order (one per call), or asking `turns(request, info)` for every call.
  * Running out of turns yields an 'error' message saying so, so a test with too short a script fails loudly.
  */
-export function createScriptedStreamFn(turns: ScriptedTurnInput[] | ScriptedTurnFactory): ScriptedStreamFn {
+export function createScriptedStreamFn(
+  turns: ScriptedTurnInput[] | ScriptedTurnFactory,
+  settings: ScriptedSettings = {},
+): ScriptedStreamFn {
   const requests: StreamRequest[] = [];
   const optionsSeen: (StreamOptions | undefined)[] = [];
+  let turn = -1;
   const streamFn = (model: Model, request: StreamRequest, options?: StreamOptions): AssistantMessageStream => {
-    const turn = requests.length;
-    requests.push(request);
-    optionsSeen.push(options);
+    turn++;
+    if (settings.recordRequests !== false) {
+      requests.push(request);
+      optionsSeen.push(options);
+    }
     const input = typeof turns === 'function' ? turns : turns[turn];
     let planned: ScriptedTurn | string | Promise<ScriptedTurn | string>;
     if (input === undefined) {
@@ -135,13 +149,15 @@ async function play(
   const delayMs = turn.delayMs ?? 0;
   const chunkSize = turn.chunkSize ?? Infinity;
 
-  // Returns false when the request was aborted (before or during the wait): the caller then ends the turn.
-  const ready = async (): Promise<boolean> => {
+  // False when the request was aborted (before or during the wait): the caller then ends the turn. Without a
+  // delay nothing is awaited, so an undelayed turn is pushed in one go.
+  async function ready(): Promise<boolean> {
     if (delayMs > 0) await sleep(delayMs, signal);
     return !signal?.aborted;
-  };
+  }
+  const undelayed = delayMs <= 0;
 
-  if (!(await ready())) return endAborted(stream, partial);
+  if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
   stream.push({ type: 'start', partial });
 
   let hasToolCalls = false;
@@ -151,7 +167,7 @@ async function play(
       const target: TextContent = { type: 'text', text: '' };
       partial.content.push(target);
       for (const piece of chunks(block.text, chunkSize)) {
-        if (!(await ready())) return endAborted(stream, partial);
+        if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
         target.text += piece;
         stream.push({ type: 'text_delta', contentIndex, delta: piece, partial });
       }
@@ -160,13 +176,13 @@ async function play(
       if (block.signature !== undefined) target.signature = block.signature;
       partial.content.push(target);
       for (const piece of chunks(block.thinking, chunkSize)) {
-        if (!(await ready())) return endAborted(stream, partial);
+        if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
         target.thinking += piece;
         stream.push({ type: 'thinking_delta', contentIndex, delta: piece, partial });
       }
     } else {
       hasToolCalls = true;
-      if (!(await ready())) return endAborted(stream, partial);
+      if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
       const call: ToolCall = {
         type: 'toolCall',
         id: block.id ?? `call_${turnIndex + 1}_${contentIndex}`,
@@ -176,7 +192,7 @@ async function play(
       partial.content.push(call);
       stream.push({ type: 'toolcall_start', contentIndex, partial });
       for (const piece of chunks(JSON.stringify(block.arguments), chunkSize)) {
-        if (!(await ready())) return endAborted(stream, partial);
+        if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
         stream.push({ type: 'toolcall_delta', contentIndex, delta: piece, partial });
       }
       call.arguments = block.arguments;
@@ -185,7 +201,7 @@ async function play(
   }
 
   if (turn.throws !== undefined) throw turn.throws;
-  if (!(await ready())) return endAborted(stream, partial);
+  if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
   partial.stopReason = turn.stopReason ?? (hasToolCalls ? 'toolUse' : 'stop');
   if (partial.stopReason === 'error' || partial.stopReason === 'aborted') {
     partial.errorMessage =
