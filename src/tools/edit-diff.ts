@@ -13,14 +13,8 @@ export interface EditDiff {
 /** The unified diff turning `before` into `after`, labelled with `path`. */
 export function unifiedDiff(path: string, before: string, after: string): EditDiff {
   if (before === after) return { diff: '', firstChangedLine: null };
-  const shortest = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < shortest && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (
-    suffix < shortest - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  ) suffix++;
+  const prefix = commonPrefixLength(before, after);
+  const suffix = commonSuffixLength(before, after, Math.min(before.length, after.length) - prefix);
 
   const windowStart = startOfLinesBefore(before, prefix, CONTEXT_LINES + 1);
   const extension = lengthOfLinesAfter(before, before.length - suffix, CONTEXT_LINES + 1);
@@ -34,6 +28,31 @@ export function unifiedDiff(path: string, before: string, after: string): EditDi
     hunk.newStart += skippedLines;
   }
   return { diff: formatPatch(patch), firstChangedLine: countNewlines(after, 0, prefix) + 1 };
+}
+
+// Comparing whole blocks with === runs natively; a char-by-char loop over megabytes does not.
+function commonPrefixLength(a: string, b: string): number {
+  const shortest = Math.min(a.length, b.length);
+  let length = 0;
+  for (let block = 1 << 16; block >= 1; block >>= 1) {
+    while (length + block <= shortest && a.slice(length, length + block) === b.slice(length, length + block)) {
+      length += block;
+    }
+  }
+  return length;
+}
+
+function commonSuffixLength(a: string, b: string, max: number): number {
+  let length = 0;
+  for (let block = 1 << 16; block >= 1; block >>= 1) {
+    while (
+      length + block <= max &&
+      a.slice(a.length - length - block, a.length - length) === b.slice(b.length - length - block, b.length - length)
+    ) {
+      length += block;
+    }
+  }
+  return length;
 }
 
 function startOfLinesBefore(text: string, offset: number, lines: number): number {

@@ -63,12 +63,12 @@ export function locateEdits(content: string, edits: EditRequest[]): LocatedEdit[
       const tolerant = lazy.tolerant();
       const found = tolerant.occurrences(tolerantOld, MAX_LISTED_OCCURRENCES + 1);
       if (found.length === 1) {
-        const { start, end } = tolerant.toOriginalRange(found[0], found[0] + tolerantOld.length);
+        const { start, end } = tolerant.toOriginalRange(found[0]);
         located.push({ index, start, end, newText, matchedBy: 'tolerant' });
         return;
       }
       if (found.length > 1) {
-        const lines = found.map((at) => tolerant.lineNumberOfNormalized(at));
+        const lines = found.map((match) => match.startLine + 1);
         problems.push(ambiguous(label, lines, found.length, found.length) +
           ' (matched after ignoring differences in whitespace, quotes and dashes)');
         return;

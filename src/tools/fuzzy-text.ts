@@ -27,10 +27,21 @@ export function normalizeCodePoint(codePoint: string): string {
 
 /** The tolerant form of one line (no newline inside). */
 export function normalizeLine(line: string): string {
-  if (!NON_ASCII.test(line)) return line.replace(TRAILING_WHITESPACE, '');
+  if (!NON_ASCII.test(line)) return trimTrailingAscii(line);
   let result = '';
   for (const codePoint of line) result += normalizeCodePoint(codePoint);
   return result.replace(TRAILING_WHITESPACE, '');
+}
+
+// The common case (ASCII, no trailing blank) returns the line itself without allocating.
+function trimTrailingAscii(line: string): string {
+  let end = line.length;
+  while (end > 0 && isAsciiBlank(line.charCodeAt(end - 1))) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
+function isAsciiBlank(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
 }
 
 /** The tolerant form of a multi-line text, line by line. */
@@ -57,60 +68,83 @@ export function originalColumn(line: string, column: number, roundUp: boolean): 
   return line.length;
 }
 
+/** Where a tolerant match lies: 0-based lines, columns in the tolerant lines, end exclusive. */
+export interface TolerantMatch {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
 /** A text split into lines alongside its tolerant form, with offsets for mapping matches back. */
 export class TolerantText {
   readonly lines: string[];
-  readonly lineStarts: number[];
   readonly normalizedLines: string[];
-  readonly normalizedStarts: number[];
-  readonly normalized: string;
+  private starts: number[] | null = null;
 
   constructor(readonly original: string) {
     this.lines = original.split('\n');
-    this.lineStarts = offsetsOf(this.lines);
-    this.normalizedLines = this.lines.map(normalizeLine);
-    this.normalizedStarts = offsetsOf(this.normalizedLines);
-    this.normalized = this.normalizedLines.join('\n');
+    const ascii = !NON_ASCII.test(original);
+    this.normalizedLines = ascii ? this.lines.map(trimTrailingAscii) : this.lines.map(normalizeLine);
   }
 
-  /** Every start offset of `needle` (already tolerant) in the tolerant view, up to `max`. */
-  occurrences(needle: string, max: number): number[] {
-    const found: number[] = [];
-    let at = this.normalized.indexOf(needle);
-    while (at !== -1 && found.length < max) {
-      found.push(at);
-      at = this.normalized.indexOf(needle, at + 1);
+  /** Start offset of each original line. */
+  get lineStarts(): number[] {
+    this.starts ??= offsetsOf(this.lines);
+    return this.starts;
+  }
+
+  /**
+   * Every place the tolerant text `needle` occurs, up to `max`. Matching is line-wise, so no joined copy of the
+   * file is built: the first needle line must end a line, middle lines equal whole lines, the last one start a line.
+   */
+  occurrences(needle: string, max: number): TolerantMatch[] {
+    const parts = needle.split('\n');
+    const lines = this.normalizedLines;
+    const found: TolerantMatch[] = [];
+    if (parts.length === 1) {
+      for (let i = 0; i < lines.length && found.length < max; i++) {
+        let at = lines[i].indexOf(needle);
+        while (at !== -1 && found.length < max) {
+          found.push({ startLine: i, startColumn: at, endLine: i, endColumn: at + needle.length });
+          at = lines[i].indexOf(needle, at + 1);
+        }
+      }
+      return found;
+    }
+    const first = parts[0];
+    const last = parts[parts.length - 1];
+    const span = parts.length - 1;
+    for (let i = 0; i + span < lines.length && found.length < max; i++) {
+      if (!lines[i].endsWith(first) || !lines[i + span].startsWith(last)) continue;
+      let middle = true;
+      for (let k = 1; k < span && middle; k++) middle = lines[i + k] === parts[k];
+      if (!middle) continue;
+      found.push({ startLine: i, startColumn: lines[i].length - first.length, endLine: i + span, endColumn: last.length });
     }
     return found;
   }
 
-  /** The original [start, end) of the tolerant range [from, to). */
-  toOriginalRange(from: number, to: number): { start: number; end: number } {
-    const startLine = lineAt(this.normalizedStarts, from);
-    const startColumn = from - this.normalizedStarts[startLine];
-    const endLine = lineAt(this.normalizedStarts, to);
-    const endColumn = to - this.normalizedStarts[endLine];
+  /** The original [start, end) offsets of a tolerant match. */
+  toOriginalRange(match: TolerantMatch): { start: number; end: number } {
+    const { startLine, startColumn, endLine, endColumn } = match;
     const startLineText = this.lines[startLine];
     const endLineText = this.lines[endLine];
+    const starts = this.lineStarts;
 
     const start =
       startColumn === this.normalizedLines[startLine].length
-        ? this.lineStarts[startLine] + startLineText.length
-        : this.lineStarts[startLine] + originalColumn(startLineText, startColumn, false);
+        ? starts[startLine] + startLineText.length
+        : starts[startLine] + originalColumn(startLineText, startColumn, false);
     // A match that runs to the end of a line's visible text takes that line's trailing whitespace with it:
     // the oldText covered the whole line, so its replacement should too.
     const end =
       endColumn === 0
-        ? this.lineStarts[endLine]
+        ? starts[endLine]
         : endColumn === this.normalizedLines[endLine].length
-          ? this.lineStarts[endLine] + endLineText.length
-          : this.lineStarts[endLine] + originalColumn(endLineText, endColumn, true);
+          ? starts[endLine] + endLineText.length
+          : starts[endLine] + originalColumn(endLineText, endColumn, true);
     return { start, end };
-  }
-
-  /** 1-based line number of an offset in the tolerant view. */
-  lineNumberOfNormalized(offset: number): number {
-    return lineAt(this.normalizedStarts, offset) + 1;
   }
 }
 
