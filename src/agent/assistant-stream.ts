@@ -31,6 +31,8 @@ export async function streamAssistantMessage(
   } else {
     try {
       const stream = config.streamFn(model, request, { ...config.streamOptions, signal });
+      // A failure also surfaces through iteration; its copy in an unobserved result() must not go unhandled.
+      stream.result().catch(() => undefined);
       const iterator = stream[Symbol.asyncIterator]();
       while (final === undefined) {
         const step = await aborts.race(iterator.next());

@@ -113,6 +113,23 @@ describe('provider failures', () => {
     expect(textOf(withCall.toolResults[0])).toContain('reset');
   });
 
+  it('leaves no unhandled rejection when a failed stream also rejects its unobserved result()', async () => {
+    const streamFn: StreamFn = () => {
+      const failure = Promise.reject(new Error('TLS handshake failed'));
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield* [];
+          throw new Error('TLS handshake failed');
+        },
+        result: () => failure,
+      };
+    };
+    const stream = runAgentLoop([user('go')], { systemPrompt: '', messages: [], tools: [] }, { model: testModel, streamFn });
+    const messages = await stream.result();
+    await new Promise((r) => setTimeout(r, 10)); // give Node the chance to report an unhandled rejection
+    expect(assistants(messages)[0].errorMessage).toContain('TLS handshake failed');
+  });
+
   it('turns a malformed final message into an error message', async () => {
     const streamFn: StreamFn = () => {
       const stream: AssistantMessageStream = {

@@ -18,6 +18,8 @@
  *
  * Steering messages (`getSteeringMessages`) are polled after each turn and delivered before the next model call;
  * they also keep the run going when the model stopped without calling tools.
+ *
+ * The provider's `request.messages` is the loop's live transcript: read it during the call, copy it to keep it.
  */
 import { EventStream } from '../ai/event-stream';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
@@ -66,7 +68,9 @@ async function runTurns(
 
       const request = {
         systemPrompt: context.systemPrompt,
-        messages: transcript.slice(), // a snapshot: the provider may keep it while we append
+        // The live transcript, not a copy: nothing is appended while the provider streams, and copying it every
+        // turn is quadratic in a long run. A provider that keeps it beyond the call must copy it.
+        messages: transcript,
         tools: context.tools.map((tool) => ({
           name: tool.name,
           description: tool.description,

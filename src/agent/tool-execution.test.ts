@@ -115,7 +115,7 @@ describe('hooks', () => {
   it('runs the arguments a hook rewrote in place, after awaiting it', async () => {
     const tool = echoTool();
     const answer = deferred();
-    const { toolResults } = await runScripted([{ content: [toolCall('echo', { text: 'rm -rf /' })] }, 'ok'], {
+    const { toolResults, messages } = await runScripted([{ content: [toolCall('echo', { text: 'rm -rf /' })] }, 'ok'], {
       tools: [tool],
       config: {
         beforeToolCall: async (call) => {
@@ -127,6 +127,8 @@ describe('hooks', () => {
     });
     expect(tool.calls).toEqual([{ text: 'safe' }]);
     expect(textOf(toolResults[0])).toBe('echo: safe');
+    const assistant = messages[1];
+    expect(assistant.role === 'assistant' && assistant.content[0]).toMatchObject({ arguments: { text: 'rm -rf /' } });
   });
 
   it('lets afterToolCall override content, details and isError', async () => {

@@ -46,7 +46,7 @@ export type ScriptedTurnFactory = (
 export type ScriptedTurnInput = ScriptedTurn | string | ScriptedTurnFactory;
 
 export interface ScriptedStreamFn extends StreamFn {
-  /** Every request received, in order, as passed in (unless recordRequests is false). */
+  /** Every request received, in order, with a copy of its messages as they were (unless recordRequests is false). */
   readonly requests: StreamRequest[];
   /** The options of every call, in order. */
   readonly options: (StreamOptions | undefined)[];
@@ -85,7 +85,7 @@ export function createScriptedStreamFn(
   const streamFn = (model: Model, request: StreamRequest, options?: StreamOptions): AssistantMessageStream => {
     turn++;
     if (settings.recordRequests !== false) {
-      requests.push(request);
+      requests.push({ ...request, messages: request.messages.slice() }); // the caller may append to its array later
       optionsSeen.push(options);
     }
     const input = typeof turns === 'function' ? turns : turns[turn];
