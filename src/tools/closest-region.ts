@@ -1,7 +1,10 @@
 // Finds where in a file a not-found oldText most likely meant, so the edit error can show the model the real text.
-// Linear in the file size: each line is scored once by the character trigrams it shares with the oldText, then a
-// window as tall as the oldText slides over the scores.
+// Linear in the file size: each line is scored once by the character trigrams it shares with the oldText (hashed
+// into a bitmap, no per-line allocation), then a window as tall as the oldText slides over the scores.
 import { normalizeLine } from './fuzzy-text';
+
+const HASH_BITS = 20;
+const HASH_MASK = (1 << HASH_BITS) - 1;
 
 const MAX_CHARS_PER_LINE = 400;
 const CONTEXT_LINES = 2;
@@ -11,18 +14,25 @@ const MAX_SHOWN_LINE_CHARS = 300;
 /** The 0-based line range [start, end] most similar to `oldText`, or null when nothing is similar. */
 export function closestRegion(lines: string[], oldText: string): { start: number; end: number } | null {
   const oldLines = oldText.split('\n');
-  const wanted = new Set<string>();
-  for (const line of oldLines) for (const gram of trigramsOf(line)) wanted.add(gram);
-  if (wanted.size === 0 || lines.length === 0) return null;
+  const wanted = new Uint8Array(1 << HASH_BITS);
+  let wantedCount = 0;
+  for (const line of oldLines) {
+    wantedCount += forEachTrigram(normalizeLine(line), (hash) => {
+      wanted[hash] = 1;
+    });
+  }
+  if (wantedCount === 0 || lines.length === 0) return null;
 
   const height = Math.min(oldLines.length, lines.length);
   const shared = new Float64Array(lines.length);
   const total = new Float64Array(lines.length);
+  let hits = 0;
+  const countHit = (hash: number) => {
+    hits += wanted[hash];
+  };
   for (let i = 0; i < lines.length; i++) {
-    const grams = trigramsOf(lines[i]);
-    total[i] = grams.size;
-    let hits = 0;
-    for (const gram of grams) if (wanted.has(gram)) hits++;
+    hits = 0;
+    total[i] = forEachTrigram(lines[i], countHit);
     shared[i] = hits;
   }
 
@@ -38,7 +48,7 @@ export function closestRegion(lines: string[], oldText: string): { start: number
       windowTotal -= total[i - height];
     }
     if (i < height - 1) continue;
-    const score = (2 * windowShared) / (windowTotal + wanted.size);
+    const score = (2 * windowShared) / (windowTotal + wantedCount);
     if (score > bestScore) {
       bestScore = score;
       best = i - height + 1;
@@ -61,14 +71,27 @@ export function formatRegion(lines: string[], region: { start: number; end: numb
   return shown.join('\n');
 }
 
-function trigramsOf(line: string): Set<string> {
-  const text = normalizeLine(line.slice(0, MAX_CHARS_PER_LINE)).trim().replace(/\s+/g, ' ').toLowerCase();
-  const grams = new Set<string>();
-  if (text.length === 0) return grams;
-  if (text.length < 3) {
-    grams.add(text);
-    return grams;
+// Calls `visit` with the hash of each character trigram of `line`, ASCII letters lowercased, leading blanks
+// skipped and runs of blanks read as one space; returns how many trigrams there were.
+function forEachTrigram(line: string, visit: (hash: number) => void): number {
+  const end = Math.min(line.length, MAX_CHARS_PER_LINE);
+  let a = -1;
+  let b = -1;
+  let count = 0;
+  let previousBlank = true;
+  for (let i = 0; i < end; i++) {
+    let code = line.charCodeAt(i);
+    const blank = code === 32 || code === 9 || code === 13;
+    if (blank && previousBlank) continue;
+    previousBlank = blank;
+    if (blank) code = 32;
+    else if (code >= 65 && code <= 90) code += 32;
+    if (a >= 0) {
+      visit((Math.imul(a, 961) + Math.imul(b, 31) + code) & HASH_MASK);
+      count++;
+    }
+    a = b;
+    b = code;
   }
-  for (let i = 0; i + 3 <= text.length; i++) grams.add(text.slice(i, i + 3));
-  return grams;
+  return count;
 }
