@@ -13,14 +13,14 @@ function entries(provider: string, list: CatalogEntry[]): Model[] {
 
 export const MODELS: readonly Model[] = [
   ...entries('anthropic', [
-    { id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5', contextWindow: 200_000, maxTokens: 64_000, reasoning: true,
+    { id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6', contextWindow: 200_000, maxTokens: 64_000, reasoning: true,
       cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-    { id: 'claude-opus-4-5', name: 'Claude Opus 4.5', contextWindow: 200_000, maxTokens: 64_000, reasoning: true,
+    { id: 'claude-opus-4-6', name: 'Claude Opus 4.6', contextWindow: 200_000, maxTokens: 128_000, reasoning: true,
       cost: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
     { id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', contextWindow: 200_000, maxTokens: 64_000, reasoning: true,
       cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
-    { id: 'claude-opus-4-1', name: 'Claude Opus 4.1', contextWindow: 200_000, maxTokens: 32_000, reasoning: true,
-      cost: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } },
+    { id: 'claude-opus-4-5', name: 'Claude Opus 4.5', contextWindow: 200_000, maxTokens: 64_000, reasoning: true,
+      cost: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
   ]),
   ...entries('openai', [
     { id: 'gpt-5.1', name: 'GPT-5.1', contextWindow: 400_000, maxTokens: 128_000, reasoning: true,

@@ -6,6 +6,8 @@ import type { AssistantMessageBuilder, TokenCounts } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
 
 const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24_576 } as const;
+/** Models from Claude 4.6 on think "adaptively" (effort instead of a token budget); budgets are deprecated there. */
+const ADAPTIVE_THINKING = /^claude-(opus|sonnet)-4-([6-9]|\d\d)|^claude-[a-z]+-([5-9]|\d\d)/;
 
 /** Streams one Anthropic reply. Never throws: failures arrive as an `error` event. */
 export function streamAnthropic(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
@@ -26,7 +28,8 @@ export function streamAnthropic(model: Model, request: StreamRequest, options?: 
 
 export function anthropicParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): MessageCreateParamsStreaming {
   const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
-  const budget = effort ? THINKING_BUDGET[effort] : 0;
+  const adaptive = effort !== undefined && ADAPTIVE_THINKING.test(model.id);
+  const budget = effort && !adaptive ? THINKING_BUDGET[effort] : 0;
   const maxTokens = Math.max(options.maxTokens ?? model.maxTokens, budget + 1024);
   return {
     model: model.id,
@@ -37,7 +40,11 @@ export function anthropicParams(model: Model, request: StreamRequest, options: P
       : {}),
     messages: anthropicMessages(request.messages, model),
     ...(request.tools.length > 0 ? { tools: anthropicTools(request.tools) } : {}),
-    ...(effort ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+    ...(adaptive
+      ? { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort } }
+      : effort
+        ? { thinking: { type: 'enabled', budget_tokens: budget } }
+        : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import type { AssistantMessage, AssistantMessageEvent, AssistantMessageStream, M
 export type ProviderCase = { name: string; model(mockUrl: string): Model; framesBeforeText: number };
 
 export const PROVIDER_CASES: ProviderCase[] = [
-  { name: 'anthropic', model: (url) => ({ ...customModel('anthropic', 'claude-sonnet-4-5'), baseUrl: url }), framesBeforeText: 3 },
+  { name: 'anthropic', model: (url) => ({ ...customModel('anthropic', 'claude-haiku-4-5'), baseUrl: url }), framesBeforeText: 3 },
   { name: 'openai (responses)', model: (url) => ({ ...customModel('openai', 'gpt-5'), baseUrl: `${url}/v1` }), framesBeforeText: 4 },
   { name: 'openai-compatible (chat completions)', model: (url) => ({ ...customModel('openai-compatible', 'qwen3-coder', `${url}/v1`), input: ['text', 'image'] }), framesBeforeText: 1 },
   { name: 'google', model: (url) => ({ ...customModel('google', 'gemini-2.5-flash'), baseUrl: url }), framesBeforeText: 0 },
