@@ -156,6 +156,37 @@ describe('hooks', () => {
   });
 });
 
+describe('failing helpers', () => {
+  it('reports a prepareArguments that throws as an error result, running nothing', async () => {
+    const tool = makeTool('edit', Type.Object({}), () => ({ content: [] }), {
+      prepareArguments() {
+        throw new Error('edits is not valid JSON');
+      },
+    });
+    const { toolResults } = await runScripted([{ content: [toolCall('edit', { edits: '[' })] }, 'ok'], { tools: [tool] });
+    expect(tool.calls).toHaveLength(0);
+    expect(toolResults[0].isError).toBe(true);
+    expect(textOf(toolResults[0])).toBe('Could not prepare the arguments for edit: edits is not valid JSON');
+  });
+
+  it('withholds the result when afterToolCall throws (fail closed) and says the tool ran', async () => {
+    const tool = makeTool('read', Type.Object({}), () => ({ content: [{ type: 'text', text: 'API_KEY=sk-123' }] }));
+    const { toolResults } = await runScripted([{ content: [toolCall('read', {})] }, 'ok'], {
+      tools: [tool],
+      config: {
+        afterToolCall: async () => {
+          throw new Error('redactor crashed');
+        },
+      },
+    });
+    expect(toolResults[0].isError).toBe(true);
+    expect(textOf(toolResults[0])).not.toContain('sk-123');
+    expect(textOf(toolResults[0])).toBe(
+      'read ran, but its result was withheld because the check that runs after it failed (redactor crashed).',
+    );
+  });
+});
+
 describe('execution', () => {
   it('turns a throwing tool into an error result with its message', async () => {
     const tool = makeTool('echo', Type.Object({ text: Type.String() }), () => {

@@ -135,6 +135,14 @@ describe('validateToolArguments: failure message', () => {
     expect(message).toMatch(/more characters not shown/);
   });
 
+  it('caps a very long list of problems', () => {
+    const list = Type.Object({ items: Type.Array(Type.Integer()) });
+    const message = expectFailure(list, { items: Array.from({ length: 500 }, (_, i) => `x${i}`) });
+    expect(message).toContain('- items/0: Expected integer, got "x0"');
+    expect(message).toContain('- ... and 460 more problems');
+    expect(message).not.toContain('items/499');
+  });
+
   it('reports unexpected properties when the schema forbids them', () => {
     const strict = Type.Object({ a: Type.String() }, { additionalProperties: false });
     expect(expectFailure(strict, { a: 'x', b: 1 })).toContain('- b: unexpected property');

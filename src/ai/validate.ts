@@ -190,6 +190,7 @@ function copyJson(value: unknown): unknown {
 // The failure message is read by the model: every failing field, what is wrong with it, and what it sent.
 
 const MAX_ARGUMENTS_CHARS = 2000;
+const MAX_PROBLEM_LINES = 40;
 
 function describeFailure(toolName: string, schema: TSchema, checked: unknown, rawArgs: unknown): string {
   const lines: string[] = [];
@@ -212,6 +213,11 @@ function describeFailure(toolName: string, schema: TSchema, checked: unknown, ra
     lines.push(line);
   }
   if (lines.length === 0) lines.push('- (root): does not match the schema');
+  if (lines.length > MAX_PROBLEM_LINES) {
+    const hidden = lines.length - MAX_PROBLEM_LINES;
+    lines.length = MAX_PROBLEM_LINES;
+    lines.push(`- ... and ${hidden} more problems of the same kinds`);
+  }
   return (
     `Validation failed for tool "${toolName}":\n${lines.join('\n')}\n\n` +
     `Arguments received:\n${formatArguments(rawArgs)}\n\n` +
