@@ -22,14 +22,6 @@ export async function* walkTree(runtime: Runtime, root: string, signal?: AbortSi
   yield* walkFolder(runtime, root, rules, signal);
 }
 
-/** True when `.gitignore` rules above or at `root` exclude `absolute` (used when a single file is searched). */
-export async function isIgnoredPath(runtime: Runtime, absolute: string, isDir: boolean): Promise<boolean> {
-  const rules = await ancestorRules(runtime, parentOf(absolute));
-  const parent = parentOf(absolute);
-  const local = await readIgnoreFile(runtime, parent);
-  return ignoredBy(local ? [...rules, { base: parent, matcher: local }] : rules, absolute, isDir);
-}
-
 async function* walkFolder(
   runtime: Runtime,
   folder: string,
