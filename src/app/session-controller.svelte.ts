@@ -29,6 +29,8 @@ export type SessionTotals = { input: number; output: number; cacheRead: number; 
 export type SessionControllerOptions = {
   id?: string;
   title?: string;
+  /** When the session was started (ms since epoch); defaults to now. */
+  createdAt?: number;
   runtime: Runtime;
   /** All the coding tools for this runtime; the settings choose which are active. */
   tools: AgentTool[];
@@ -67,6 +69,7 @@ export function titleFromPrompt(text: string): string {
 /** The session the person is working in. */
 export class SessionController {
   readonly id: string;
+  readonly createdAt: number;
   readonly runtime: Runtime;
   title = $state('New session');
   /** Completed messages, in order. */
@@ -102,6 +105,7 @@ export class SessionController {
   constructor(options: SessionControllerOptions) {
     this.options = options;
     this.id = options.id ?? newSessionId();
+    this.createdAt = options.createdAt ?? Date.now();
     this.runtime = options.runtime;
     if (options.title) this.title = options.title;
     if (options.messages) this.loadMessages(options.messages);

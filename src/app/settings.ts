@@ -32,13 +32,6 @@ export type Settings = {
   onboarded: boolean;
 };
 
-export const DEFAULT_MODEL_BY_PROVIDER: Record<ProviderId, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-5-mini',
-  google: 'gemini-2.5-flash',
-  'openai-compatible': '',
-};
-
 /** A fresh copy of the defaults for a first visit. */
 export function defaultSettings(): Settings {
   return {
@@ -46,7 +39,7 @@ export function defaultSettings(): Settings {
     preset: '',
     apiKey: '',
     baseUrl: '',
-    modelId: DEFAULT_MODEL_BY_PROVIDER.anthropic,
+    modelId: 'claude-sonnet-4-5',
     thinking: 'off',
     maxTokens: 0,
     approvalMode: 'auto',

@@ -1,0 +1,209 @@
+// The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
+import { stream } from '../ai/stream';
+import type { Runtime } from '../runtime/types';
+import { createSessionStore, type SessionStore } from '../store';
+import { createCodingTools } from '../tools';
+import type { AgentTool } from '../agent/types';
+import { FileTreeState } from './file-tree.svelte';
+import { resolveModel } from './model-choice';
+import { PreviewServers } from './preview-servers.svelte';
+import { SessionController } from './session-controller.svelte';
+import { defaultSettings, parseSettings, type Settings } from './settings';
+import { customModel } from '../ai/models';
+
+export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
+
+/** What the top bar shows about the sandbox. */
+export type BootView = {
+  state: 'booting' | 'ready' | 'failed';
+  kind: 'webcontainer' | 'embedded' | null;
+  /** Why this runtime (e.g. the WebContainer fallback reason), or why it failed. */
+  detail: string;
+  canRetryWebContainer: boolean;
+};
+
+export type AppStateOptions = {
+  /** Persistence of settings; defaults to IndexedDB (createSessionStore). */
+  settingsStore?: Pick<SessionStore, 'getSettings' | 'setSettings'>;
+  /** Boots the sandbox; the app calls it once, and again on "try WebContainer again". */
+  bootRuntime(app: AppState, preference: Settings['runtimePreference']): Promise<Runtime | null>;
+};
+
+/** The page's state; created once in main.ts. */
+export class AppState {
+  settings = $state<Settings>(defaultSettings());
+  settingsLoaded = $state(false);
+  boot = $state<BootView>({ state: 'booting', kind: null, detail: '', canRetryWebContainer: false });
+  runtime = $state.raw<Runtime | null>(null);
+  sessions = $state.raw<SessionController[]>([]);
+  current = $state.raw<SessionController | null>(null);
+  settingsOpen = $state(false);
+  panelTab = $state<PanelTab>('files');
+  openedFile = $state<string | null>(null);
+  fileTree = $state.raw<FileTreeState | null>(null);
+  /** Whether the page currently renders dark (theme setting or the system's). */
+  dark = $state(false);
+  /** A problem the person should know about that belongs to no session (e.g. settings could not be saved). */
+  notice = $state<string | null>(null);
+  readonly preview = new PreviewServers();
+
+  private readonly options: AppStateOptions;
+  private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
+  private tools: AgentTool[] = [];
+  private stopTree: (() => void) | null = null;
+  private systemDark = false;
+
+  constructor(options: AppStateOptions) {
+    this.options = options;
+  }
+
+  /** Loads settings, applies the theme, boots the sandbox and opens a first session. */
+  async init(): Promise<void> {
+    this.watchSystemTheme();
+    await this.loadSettings();
+    const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
+    if (runtime) this.useRuntime(runtime);
+  }
+
+  /** Switches every session to a new runtime (after boot, or after retrying WebContainer). */
+  useRuntime(runtime: Runtime): void {
+    const previous = this.runtime;
+    this.runtime = runtime;
+    this.tools = createCodingTools(runtime);
+    this.stopTree?.();
+    const tree = new FileTreeState(runtime);
+    this.stopTree = tree.start();
+    this.fileTree = tree;
+    this.openedFile = null;
+    if (previous && previous !== runtime) this.sessions = [];
+    if (this.sessions.length === 0) this.newSession();
+  }
+
+  /** Starts an empty session and opens it. */
+  newSession(): SessionController | null {
+    const runtime = this.runtime;
+    if (!runtime) return null;
+    const session = new SessionController({
+      runtime,
+      tools: this.tools,
+      getSettings: () => this.settings,
+      resolveModel,
+      streamFn: stream,
+    });
+    this.sessions = [session, ...this.sessions];
+    this.current = session;
+    return session;
+  }
+
+  switchSession(id: string): void {
+    const session = this.sessions.find((s) => s.id === id);
+    if (session) this.current = session;
+  }
+
+  openSettings(): void {
+    this.settingsOpen = true;
+  }
+
+  closeSettings(): void {
+    this.settingsOpen = false;
+  }
+
+  /** Applies and stores new settings. */
+  async saveSettings(next: Settings): Promise<void> {
+    const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
+    this.settings = parseSettings(next);
+    this.settingsOpen = false;
+    this.applyTheme();
+    await this.persistSettings();
+    if (runtimeChanged) {
+      this.notice = 'The runtime choice takes effect when you reload the page.';
+    }
+  }
+
+  /** Removes the stored API key. */
+  async forgetKey(): Promise<void> {
+    this.settings.apiKey = '';
+    await this.persistSettings();
+  }
+
+  /** The first-visit welcome is done (the person chose to start). */
+  async finishWelcome(): Promise<void> {
+    this.settings.onboarded = true;
+    await this.persistSettings();
+  }
+
+  /** Whether the current model accepts images in prompts. */
+  get acceptsImages(): boolean {
+    const s = this.settings;
+    if (!s.modelId.trim()) return false;
+    return customModel(s.provider, s.modelId).input.includes('image');
+  }
+
+  /**
+   * Imports a repository zip into the workspace (checked for zip-slip, bombs and size limits first; a single top
+   * folder is stripped). Returns how many files were imported; throws a message for the person.
+   */
+  async importRepoZip(file: Blob): Promise<number> {
+    const runtime = this.runtime;
+    if (!runtime) throw new Error('The sandbox is still starting; try again in a moment.');
+    const { readRepoZip, zipFromFiles } = await import('../store/zip-import');
+    const result = await readRepoZip(new Uint8Array(await file.arrayBuffer()));
+    await runtime.importZip(zipFromFiles(result.files, { level: 0 }));
+    return result.files.size;
+  }
+
+  /** Puts text into the current session (e.g. a preview error sent to the agent). */
+  sendToAgent(text: string): void {
+    this.current?.send(text);
+  }
+
+  /** Sets the boot view; called by the boot function as the sandbox comes up. */
+  setBoot(view: BootView): void {
+    this.boot = view;
+  }
+
+  async retryWebContainer(): Promise<void> {
+    const runtime = await this.options.bootRuntime(this, 'webcontainer');
+    if (runtime) this.useRuntime(runtime);
+  }
+
+  private async loadSettings(): Promise<void> {
+    try {
+      this.store = this.options.settingsStore ?? createSessionStore();
+      this.settings = parseSettings(await this.store.getSettings());
+    } catch {
+      // No IndexedDB (private mode in some browsers): settings live for this page only.
+      this.store = null;
+      this.notice = 'This browser cannot store data for Conch, so settings last only until you close the page.';
+    }
+    this.settingsLoaded = true;
+    this.applyTheme();
+  }
+
+  private async persistSettings(): Promise<void> {
+    if (!this.store) return;
+    try {
+      await this.store.setSettings($state.snapshot(this.settings));
+    } catch (error) {
+      this.notice = `Settings could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  private watchSystemTheme(): void {
+    if (typeof matchMedia !== 'function') return;
+    const query = matchMedia('(prefers-color-scheme: dark)');
+    this.systemDark = query.matches;
+    query.addEventListener('change', (e) => {
+      this.systemDark = e.matches;
+      this.applyTheme();
+    });
+  }
+
+  private applyTheme(): void {
+    const theme = this.settings.theme;
+    this.dark = theme === 'dark' || (theme === 'system' && this.systemDark);
+    if (typeof document === 'undefined') return;
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }
+}
