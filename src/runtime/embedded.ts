@@ -1,0 +1,302 @@
+// The embedded runtime: just-bash over an in-memory file system, in-process. In the browser it is hosted inside a
+// Web Worker (embedded-worker.ts) so a long command never freezes the page; tests use it directly in Node.
+
+import { Bash, InMemoryFs } from 'just-bash';
+import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
+import { createExecSignal } from './exec-signal';
+import { appendNote, stopNote } from './exec-notes';
+import { ObservedFs } from './observed-fs';
+import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
+import { WatchBatcher } from './watch-batcher';
+import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, type WorkspaceEntry } from './zip';
+
+export const DEFAULT_WORKDIR = '/home/project';
+
+export type EmbeddedRuntimeOptions = {
+  /** Initial files: workdir-relative (or absolute) path -> content. */
+  files?: Record<string, string | Uint8Array>;
+  /** Absolute workspace folder; default /home/project. */
+  workdir?: string;
+  /** Polled at every shell statement; true stops the running command (the worker's cross-thread stop flag). */
+  interruptRequested?: () => boolean;
+};
+
+// just-bash's default limits stop any loop after 100,000 iterations; a real build script may need more, and the
+// caller's timeout is what should stop a runaway loop.
+const EXECUTION_LIMITS = { maxCommandCount: 10_000_000, maxLoopIterations: 10_000_000 };
+
+/** Creates the in-process embedded runtime with `files` written under `workdir`. */
+export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<Runtime> {
+  const runtime = new EmbeddedRuntime(options);
+  await runtime.init(options.files ?? {});
+  return runtime;
+}
+
+class EmbeddedRuntime implements Runtime {
+  readonly kind = 'embedded' as const;
+  readonly workdir: string;
+  private readonly fs: ObservedFs;
+  private readonly bash: Bash;
+  private readonly changes = new WatchBatcher();
+  private readonly interruptRequested: (() => boolean) | undefined;
+  private cwd: string;
+  private disposed = false;
+
+  constructor(options: EmbeddedRuntimeOptions) {
+    this.workdir = normalizeAbsolute(options.workdir ?? DEFAULT_WORKDIR);
+    this.cwd = this.workdir;
+    this.interruptRequested = options.interruptRequested;
+    this.fs = new ObservedFs(new InMemoryFs(), (paths) => this.recordChanges(paths));
+    this.bash = new Bash({
+      fs: this.fs,
+      cwd: this.workdir,
+      env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
+      executionLimits: EXECUTION_LIMITS,
+    });
+  }
+
+  async init(files: Record<string, string | Uint8Array>): Promise<void> {
+    await this.fs.mkdir(this.workdir, { recursive: true });
+    for (const [path, content] of Object.entries(files)) await this.writeFile(path, content);
+  }
+
+  // ---- files ----
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const absolute = this.resolve(path);
+    const type = await this.typeOf(absolute, true);
+    if (type === undefined) throw notFound(path, absolute);
+    if (type === 'dir') throw new Error(`EISDIR: ${describe(path, absolute)} is a directory, not a file. List it with ls instead.`);
+    return this.fs.readFileBuffer(absolute);
+  }
+
+  async writeFile(path: string, data: Uint8Array | string): Promise<void> {
+    const absolute = this.resolve(path);
+    if ((await this.typeOf(absolute, true)) === 'dir') {
+      throw new Error(`EISDIR: ${describe(path, absolute)} is a directory; choose a file path to write.`);
+    }
+    await this.ensureDir(parentOf(absolute), path);
+    await this.fs.writeFile(absolute, data);
+  }
+
+  async readdir(path: string): Promise<{ name: string; type: EntryType }[]> {
+    const absolute = this.resolve(path);
+    const type = await this.typeOf(absolute, true);
+    if (type === undefined) throw notFound(path, absolute);
+    if (type !== 'dir') throw new Error(`ENOTDIR: ${describe(path, absolute)} is not a directory.`);
+    return this.listDir(absolute);
+  }
+
+  async stat(path: string): Promise<{ type: EntryType; size: number } | null> {
+    const absolute = this.resolve(path);
+    const linkType = await this.typeOf(absolute, false);
+    if (linkType === undefined) return null;
+    try {
+      const target = await this.fs.stat(absolute);
+      return { type: target.isDirectory ? 'dir' : 'file', size: target.isDirectory ? 0 : target.size };
+    } catch {
+      return { type: 'symlink', size: 0 }; // a dangling link: it exists, but points nowhere
+    }
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const absolute = this.resolve(path);
+    await this.ensureDir(absolute, path);
+  }
+
+  async rm(path: string, opts: { recursive?: boolean } = {}): Promise<void> {
+    const absolute = this.resolve(path);
+    if (absolute === '/' || absolute === this.workdir) {
+      throw new Error(`Refusing to remove ${absolute}: it is the workspace root. Remove the entries inside it instead.`);
+    }
+    const type = await this.typeOf(absolute, false);
+    if (type === undefined) throw notFound(path, absolute);
+    if (type === 'dir' && !opts.recursive && (await this.fs.readdir(absolute)).length > 0) {
+      throw new Error(`ENOTEMPTY: ${describe(path, absolute)} is a non-empty directory; pass recursive to remove it.`);
+    }
+    await this.fs.rm(absolute, { recursive: type === 'dir', force: false });
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const source = this.resolve(from);
+    const target = this.resolve(to);
+    if ((await this.typeOf(source, false)) === undefined) throw notFound(from, source);
+    await this.ensureDir(parentOf(target), to);
+    await this.fs.mv(source, target);
+  }
+
+  async realpath(path: string): Promise<string> {
+    const absolute = this.resolve(path);
+    try {
+      return await this.fs.realpath(absolute);
+    } catch {
+      return absolute; // a path that does not exist yet is its own canonical form
+    }
+  }
+
+  // ---- commands ----
+
+  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    this.assertLive();
+    const explicitCwd = opts.cwd !== undefined ? this.resolve(opts.cwd) : undefined;
+    let startDir = explicitCwd ?? this.cwd;
+    let preface = '';
+    if ((await this.typeOf(startDir, true)) !== 'dir') {
+      if (explicitCwd !== undefined) {
+        return { output: `cwd ${explicitCwd} does not exist or is not a directory.`, exitCode: 1 };
+      }
+      preface = `[the previous working directory ${startDir} no longer exists; running in ${this.workdir}]\n`;
+      startDir = this.cwd = this.workdir;
+    }
+
+    const stopper = createExecSignal({
+      external: opts.signal,
+      timeoutMs: opts.timeoutMs,
+      interruptRequested: this.interruptRequested,
+    });
+    try {
+      // `exec 2>&1` first makes just-bash write stdout and stderr into one stream, in the order they happen.
+      // On the same line as the command so parse errors keep the model's line numbers.
+      const result = await this.bash.exec(`exec 2>&1; ${command}`, {
+        cwd: startDir,
+        env: opts.env,
+        signal: stopper.signal,
+        rawScript: true,
+      });
+      const reason = stopper.stopReason();
+      let output = preface + result.stdout + result.stderr;
+      if (reason !== undefined) {
+        output = appendNote(output.replace(/bash: execution aborted\n?$/, ''), stopNote(reason, opts.timeoutMs));
+      }
+      // A real shell session keeps its directory; just-bash resets it per call, so carry it over ourselves.
+      // After `exit` just-bash returns its starting environment, recognisable by the missing `?`; the directory
+      // then stays where it was.
+      const finalEnv = result.env;
+      const finished = finalEnv !== undefined && '?' in finalEnv && typeof finalEnv.PWD === 'string';
+      if (explicitCwd === undefined && reason === undefined && finished) this.cwd = normalizeAbsolute(finalEnv.PWD);
+      if (output !== '') opts.onOutput?.(output);
+      return { output, exitCode: reason === undefined ? result.exitCode : null };
+    } finally {
+      stopper.dispose();
+    }
+  }
+
+  // ---- snapshots ----
+
+  async exportZip(opts: { exclude?: string[] } = {}): Promise<Uint8Array> {
+    const excluded = makeExcluder(opts.exclude ?? DEFAULT_ZIP_EXCLUDE);
+    const entries: WorkspaceEntry[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await this.listDir(dir)) {
+        const absolute = `${dir === '/' ? '' : dir}/${entry.name}`;
+        const relative = relativeTo(this.workdir, absolute) ?? entry.name;
+        if (excluded(relative)) continue;
+        const type = entry.type === 'symlink' ? (await this.stat(absolute))?.type : entry.type;
+        if (type === 'dir' && entry.type === 'dir') {
+          entries.push({ path: relative, kind: 'dir' });
+          await walk(absolute);
+        } else if (type === 'file') {
+          // A symlink to a file is stored as the file's content; links to folders are skipped (they may loop).
+          entries.push({ path: relative, kind: 'file', data: await this.fs.readFileBuffer(absolute) });
+        }
+      }
+    };
+    await walk(this.workdir);
+    return packWorkspaceZip(entries);
+  }
+
+  /** Replaces the whole workspace with the zip's contents (replace, not merge). */
+  async importZip(zip: Uint8Array): Promise<void> {
+    const entries = unpackWorkspaceZip(zip); // validated before anything is deleted
+    for (const name of await this.fs.readdir(this.workdir)) {
+      await this.fs.rm(`${this.workdir}/${name}`, { recursive: true, force: true });
+    }
+    for (const entry of entries) {
+      const absolute = `${this.workdir}/${entry.path}`;
+      if (entry.kind === 'dir') await this.fs.mkdir(absolute, { recursive: true });
+      else {
+        await this.fs.mkdir(parentOf(absolute), { recursive: true });
+        await this.fs.writeFile(absolute, entry.data);
+      }
+    }
+    this.cwd = this.workdir;
+  }
+
+  watch(listener: (paths: string[]) => void): () => void {
+    return this.changes.subscribe(listener);
+  }
+
+  async dispose(): Promise<void> {
+    this.changes.flush();
+    this.changes.dispose();
+    this.disposed = true;
+  }
+
+  // ---- helpers ----
+
+  private resolve(path: string): string {
+    this.assertLive();
+    return resolvePath(this.workdir, path);
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error('This runtime was disposed; create a new one to keep working.');
+  }
+
+  private recordChanges(absolutePaths: string[]): void {
+    const relative: string[] = [];
+    for (const absolute of absolutePaths) {
+      const path = relativeTo(this.workdir, normalizeAbsolute(absolute));
+      if (path) relative.push(path);
+    }
+    this.changes.add(relative);
+  }
+
+  /** The entry's type, or undefined when missing; `follow` resolves symlinks like stat(2). */
+  private async typeOf(absolute: string, follow: boolean): Promise<EntryType | undefined> {
+    try {
+      const info = follow ? await this.fs.stat(absolute) : await this.fs.lstat(absolute);
+      return info.isSymbolicLink ? 'symlink' : info.isDirectory ? 'dir' : 'file';
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async listDir(absolute: string): Promise<{ name: string; type: EntryType }[]> {
+    const read = this.fs.readdirWithFileTypes;
+    const entries = read
+      ? (await read(absolute)).map((e) => ({
+          name: e.name,
+          type: (e.isSymbolicLink ? 'symlink' : e.isDirectory ? 'dir' : 'file') as EntryType,
+        }))
+      : await Promise.all(
+          (await this.fs.readdir(absolute)).map(async (name) => ({
+            name,
+            type: (await this.typeOf(`${absolute}/${name}`, false)) ?? ('file' as EntryType),
+          })),
+        );
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** mkdir -p that refuses to treat a file as a folder (the in-memory fs would silently allow it). */
+  private async ensureDir(absolute: string, asGiven: string): Promise<void> {
+    let current = '';
+    for (const segment of absolute.split('/').filter(Boolean)) {
+      current += `/${segment}`;
+      const type = await this.typeOf(current, true);
+      if (type === 'dir') continue;
+      if (type !== undefined) {
+        throw new Error(`ENOTDIR: cannot create ${asGiven}: ${current} is a file, not a directory.`);
+      }
+      await this.fs.mkdir(current, { recursive: true });
+    }
+  }
+}
+
+function describe(given: string, absolute: string): string {
+  return given === absolute ? absolute : `${given} (${absolute})`;
+}
+
+function notFound(given: string, absolute: string): Error {
+  return new Error(`ENOENT: no such file or directory: ${describe(given, absolute)}`);
+}

@@ -1,0 +1,100 @@
+// just-bash's file system wrapped so every mutation is reported, whether it comes from a Runtime method or from a
+// command run by `exec` (`echo > f`, `mv`, `rm -r`): that is how `watch` sees a command's writes without polling.
+
+import type {
+  BufferEncoding,
+  CpOptions,
+  FileContent,
+  FsStat,
+  IFileSystem,
+  MkdirOptions,
+  RmOptions,
+} from 'just-bash';
+
+type ReadOptions = Parameters<IFileSystem['readFile']>[1];
+type WriteOptions = Parameters<IFileSystem['writeFile']>[2];
+type Dirents = Awaited<ReturnType<NonNullable<IFileSystem['readdirWithFileTypes']>>>;
+
+/** An IFileSystem delegating to `inner` and calling `onMutation` with the absolute paths each change touched. */
+export class ObservedFs implements IFileSystem {
+  readonly readFileBytes?: IFileSystem['readFileBytes'];
+  readonly readdirWithFileTypes?: (path: string) => Promise<Dirents>;
+
+  constructor(
+    readonly inner: IFileSystem,
+    private readonly onMutation: (absolutePaths: string[]) => void,
+  ) {
+    const readBytes = inner.readFileBytes;
+    if (readBytes) this.readFileBytes = (path) => readBytes.call(inner, path);
+    const readTyped = inner.readdirWithFileTypes;
+    if (readTyped) this.readdirWithFileTypes = (path) => readTyped.call(inner, path);
+  }
+
+  private async mutate<T>(paths: string[], change: Promise<T>): Promise<T> {
+    const result = await change;
+    this.onMutation(paths);
+    return result;
+  }
+
+  readFile(path: string, options?: ReadOptions | BufferEncoding): Promise<string> {
+    return this.inner.readFile(path, options);
+  }
+  readFileBuffer(path: string): Promise<Uint8Array> {
+    return this.inner.readFileBuffer(path);
+  }
+  exists(path: string): Promise<boolean> {
+    return this.inner.exists(path);
+  }
+  stat(path: string): Promise<FsStat> {
+    return this.inner.stat(path);
+  }
+  lstat(path: string): Promise<FsStat> {
+    return this.inner.lstat(path);
+  }
+  readdir(path: string): Promise<string[]> {
+    return this.inner.readdir(path);
+  }
+  readlink(path: string): Promise<string> {
+    return this.inner.readlink(path);
+  }
+  realpath(path: string): Promise<string> {
+    return this.inner.realpath(path);
+  }
+  resolvePath(base: string, path: string): string {
+    return this.inner.resolvePath(base, path);
+  }
+  getAllPaths(): string[] {
+    return this.inner.getAllPaths();
+  }
+
+  writeFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
+    return this.mutate([path], this.inner.writeFile(path, content, options));
+  }
+  appendFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
+    return this.mutate([path], this.inner.appendFile(path, content, options));
+  }
+  mkdir(path: string, options?: MkdirOptions): Promise<void> {
+    return this.mutate([path], this.inner.mkdir(path, options));
+  }
+  rm(path: string, options?: RmOptions): Promise<void> {
+    return this.mutate([path], this.inner.rm(path, options));
+  }
+  cp(src: string, dest: string, options?: CpOptions): Promise<void> {
+    return this.mutate([dest], this.inner.cp(src, dest, options));
+  }
+  mv(src: string, dest: string): Promise<void> {
+    return this.mutate([src, dest], this.inner.mv(src, dest));
+  }
+  chmod(path: string, mode: number): Promise<void> {
+    return this.mutate([path], this.inner.chmod(path, mode));
+  }
+  symlink(target: string, linkPath: string): Promise<void> {
+    return this.mutate([linkPath], this.inner.symlink(target, linkPath));
+  }
+  link(existingPath: string, newPath: string): Promise<void> {
+    return this.mutate([newPath], this.inner.link(existingPath, newPath));
+  }
+  utimes(path: string, atime: Date, mtime: Date): Promise<void> {
+    return this.mutate([path], this.inner.utimes(path, atime, mtime));
+  }
+}

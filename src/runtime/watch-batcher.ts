@@ -1,0 +1,58 @@
+// Collects changed paths and hands them to listeners in batches, so a command touching 500 files is one event.
+
+export const WATCH_BATCH_MS = 50;
+
+export type WatchListener = (paths: string[]) => void;
+
+/** A set of listeners fed with deduplicated, sorted path batches at most every `delayMs`. */
+export class WatchBatcher {
+  private readonly listeners = new Set<WatchListener>();
+  private pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly delayMs = WATCH_BATCH_MS) {}
+
+  /** Registers `listener`; the returned function unregisters it. */
+  subscribe(listener: WatchListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  get hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** Records changed paths; they are delivered on the next flush. */
+  add(paths: Iterable<string>): void {
+    if (this.listeners.size === 0) return;
+    for (const path of paths) this.pending.add(path);
+    if (this.pending.size > 0 && this.timer === undefined) {
+      this.timer = setTimeout(() => this.flush(), this.delayMs);
+    }
+  }
+
+  /** Delivers what is pending now (also used before dispose). */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending].sort();
+    this.pending = new Set();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(batch);
+      } catch {
+        // One failing listener must not starve the others or break the runtime.
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+    this.listeners.clear();
+  }
+}
