@@ -31,7 +31,9 @@ function script(callsPerMessage: number, messages: number): ScriptedTurn[] {
   const turns: ScriptedTurn[] = [];
   for (let m = 0; m < messages; m++) {
     const content = [];
-    for (let c = 0; c < callsPerMessage; c++) content.push(toolCall('noop', { path: 'src/a.ts', count: '7' }, `c${m}_${c}`));
+    for (let c = 0; c < callsPerMessage; c++) {
+      content.push(toolCall('noop', { path: 'src/a.ts', count: '7' }, `c${m}_${c}`));
+    }
     turns.push({ content });
   }
   turns.push({ content: 'done' });
@@ -68,9 +70,9 @@ for (const [perMessage, messages] of shapes) {
   for (let i = 0; i < 7; i++) runs.push(await runOnce(perMessage, messages));
   runs.sort((a, b) => a - b);
   const median = runs[Math.floor(runs.length / 2)];
-  const calls = perMessage * messages;
+  const perCall = (ms: number) => ((ms * 1000) / (perMessage * messages)).toFixed(1);
   console.log(
     `loop overhead (${perMessage} call${perMessage > 1 ? 's' : ''}/message x ${messages}): ` +
-      `${((median * 1000) / calls).toFixed(1)} µs/call (median of ${runs.length}, best ${((runs[0] * 1000) / calls).toFixed(1)})`,
+      `${perCall(median)} µs/call (median of ${runs.length}, best ${perCall(runs[0])})`,
   );
 }

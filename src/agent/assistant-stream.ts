@@ -94,7 +94,10 @@ function checkedMessage(model: Model, message: unknown, partial: AssistantMessag
   if ((candidate.stopReason === 'error' || candidate.stopReason === 'aborted') && !candidate.errorMessage) {
     return {
       ...candidate,
-      errorMessage: candidate.stopReason === 'aborted' ? ABORTED_MESSAGE : 'The model provider reported an error without a message.',
+      errorMessage:
+        candidate.stopReason === 'aborted'
+          ? ABORTED_MESSAGE
+          : 'The model provider reported an error without a message.',
     };
   }
   return candidate;

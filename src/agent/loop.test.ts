@@ -85,7 +85,9 @@ describe('a run', () => {
 
 describe('provider failures', () => {
   it('ends the run with an error message when the stream reports an error', async () => {
-    const { messages, events } = await runScripted([{ content: 'partial', stopReason: 'error', errorMessage: '529 overloaded' }]);
+    const { messages, events } = await runScripted([
+      { content: 'partial', stopReason: 'error', errorMessage: '529 overloaded' },
+    ]);
     expect(assistants(messages)).toHaveLength(1);
     expect(assistants(messages)[0]).toMatchObject({ stopReason: 'error', errorMessage: '529 overloaded' });
     expect(types(events).slice(-2)).toEqual(['turn_end', 'agent_end']);
@@ -239,6 +241,40 @@ describe('abort', () => {
     expect(results[0].isError).toBe(true);
     expect(textOf(results[0])).toContain('aborted');
     expect(types(events).at(-1)).toBe('agent_end');
+  });
+
+  it('during streaming from a provider that ignores the signal: still ends, keeping what had arrived', async () => {
+    const controller = new AbortController();
+    const streamFn: StreamFn = (model) => {
+      const partial: AssistantMessage = {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Working on' }],
+        provider: model.provider,
+        model: model.id,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } },
+        stopReason: 'stop',
+        timestamp: 0,
+      };
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield { type: 'start', partial };
+          yield { type: 'text_delta', contentIndex: 0, delta: 'Working on', partial };
+          setTimeout(() => controller.abort(), 5);
+          await new Promise(() => undefined); // hangs forever
+        },
+        result: () => new Promise(() => undefined),
+      };
+    };
+    const context = { systemPrompt: '', messages: [], tools: [] };
+    const stream = runAgentLoop([user('go')], context, { model: testModel, streamFn }, controller.signal);
+    const events: AgentEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const messages = await stream.result();
+    expectValidRun(events, messages);
+    expect(assistants(messages)[0]).toMatchObject({
+      stopReason: 'aborted',
+      content: [{ type: 'text', text: 'Working on' }],
+    });
   });
 
   it('during a hook awaiting a person: every call gets exactly one aborted result and nothing runs', async () => {

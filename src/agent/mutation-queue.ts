@@ -2,7 +2,7 @@
 // never lose an update, while operations on different files still run in parallel.
 
 export interface MutationQueue {
-  /** Runs `fn` after every earlier `fn` queued under the same (normalized) key has settled; resolves with its result. */
+  /** Runs `fn` once every earlier `fn` under the same (normalized) key has settled; resolves with its result. */
   run<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
 

@@ -64,7 +64,10 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
 }
 
 /** Results for calls that must not run (cut-off or failed message): same events as executed calls. */
-export function settleWithoutRunning(batch: ToolBatch, resultFor: (call: ToolCall) => AgentToolResult): ToolResultMessage[] {
+export function settleWithoutRunning(
+  batch: ToolBatch,
+  resultFor: (call: ToolCall) => AgentToolResult,
+): ToolResultMessage[] {
   const ordered = orderedDelivery(batch);
   batch.calls.forEach((call, i) => {
     startEvent(batch, call);

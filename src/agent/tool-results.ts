@@ -53,7 +53,8 @@ export function providerFailed(name: string, errorMessage: string | undefined): 
 }
 
 export function blockedByHook(name: string, reason: string | undefined): AgentToolResult {
-  return textResult(reason?.trim() ? reason : `Tool call blocked: ${name} was not allowed to run. Do not retry it as is.`);
+  if (reason?.trim()) return textResult(reason);
+  return textResult(`Tool call blocked: ${name} was not allowed to run. Do not retry it as is.`);
 }
 
 export function hookFailed(name: string, error: string): AgentToolResult {

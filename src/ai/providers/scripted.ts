@@ -24,7 +24,7 @@ export type ScriptedBlock = TextContent | ThinkingContent | ScriptedToolCall;
 export interface ScriptedTurn {
   /** A string is one text block. */
   content: string | ScriptedBlock[];
-  /** Defaults to 'toolUse' when the content has tool calls, else 'stop'. 'error' and 'aborted' end with an error event. */
+  /** Default: 'toolUse' when the content has tool calls, else 'stop'. 'error' and 'aborted' end with an error event. */
   stopReason?: StopReason;
   errorMessage?: string;
   usage?: Partial<Usage>;
@@ -32,7 +32,7 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Characters per text, thinking or tool-argument delta; default: each block in one delta. */
   chunkSize?: number;
-  /** Make the provider fail: throw this from `streamFn` itself ('call') or from iteration after the content ('stream'). */
+  /** Make the provider fail: throw this from `streamFn` itself ('call') or from iteration after the content. */
   throws?: unknown;
   throwAt?: 'call' | 'stream';
 }
@@ -62,7 +62,9 @@ export type ScriptedSettings = {
 
 /** Builders that keep scripts short: `toolCall('read', { path: 'a.ts' })`. */
 export function toolCall(name: string, args: Record<string, unknown>, id?: string): ScriptedToolCall {
-  return id === undefined ? { type: 'toolCall', name, arguments: args } : { type: 'toolCall', name, arguments: args, id };
+  const call: ScriptedToolCall = { type: 'toolCall', name, arguments: args };
+  if (id !== undefined) call.id = id;
+  return call;
 }
 export function text(value: string): TextContent {
   return { type: 'text', text: value };
@@ -99,9 +101,8 @@ export function createScriptedStreamFn(
     } else {
       planned = typeof input === 'function' ? input(request, { turn, model, options }) : input;
     }
-    if (typeof planned === 'object' && !isPromise(planned) && planned.throws !== undefined && planned.throwAt === 'call') {
-      throw planned.throws;
-    }
+    const immediate = typeof planned === 'object' && !isPromise(planned) ? planned : undefined;
+    if (immediate?.throwAt === 'call' && immediate.throws !== undefined) throw immediate.throws;
     const stream = new ReplayStream();
     void replay(stream, planned, model, turn, options?.signal);
     return stream;
@@ -246,8 +247,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  */
 class ReplayStream implements AssistantMessageStream {
   private readonly buffered: AssistantMessageEvent[] = [];
-  private waiting: { resolve: (r: IteratorResult<AssistantMessageEvent>) => void; reject: (e: unknown) => void } | null =
-    null;
+  private waiting: {
+    resolve: (r: IteratorResult<AssistantMessageEvent>) => void;
+    reject: (e: unknown) => void;
+  } | null = null;
   private finished: { message: AssistantMessage } | { error: unknown } | null = null;
   private resultWaiters: { resolve: (m: AssistantMessage) => void; reject: (e: unknown) => void }[] = [];
 
