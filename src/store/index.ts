@@ -31,13 +31,24 @@ export { acquireSessionLock, type SessionLock } from './session-lock';
 export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';
 export { findMessageProblem, isMessage } from './message-schema';
 
-// Still landing (signatures are the contract):
-//   readRepoZip(data: Uint8Array, opts?: ZipImportOptions): Promise<ZipImportResult>
-//   readFolderFiles(entries: { path: string; data: Uint8Array }[]): ZipImportResult
-//   zipFromFiles(files: FileMap, opts?: { level?: 0..9 }): Uint8Array
-//   unzipToMap(zip: Uint8Array): Promise<FileMap>
-//   diffWorkspaces(baseline: FileMap, current: FileMap): FileChange[]
-//   formatPatch(changes: FileChange[]): string
-//   exportSessionFile(input): Uint8Array;  importSessionFile(data: Uint8Array): Promise<SessionFileContents>
-//   exportSessionHtml(session, messages, opts?): string
-//   scanForSecrets({ messages, files }): SecretFinding[];  redactSecrets(input, findings)
+export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './zip-import';
+export { diffWorkspaces, formatPatch, decodeText } from './workspace-diff';
+export {
+  exportSessionFile,
+  importSessionFile,
+  sessionFileName,
+  SESSION_FORMAT,
+  SESSION_VERSION,
+  type SessionExportInput,
+} from './session-file';
+export { exportSessionHtml, escapeHtml, type HtmlSessionInfo } from './session-html';
+export { scanForSecrets, redactSecrets, isEnvFile, type ScanInput } from './secret-scan';
+export {
+  loadSessionExport,
+  scanSessionExport,
+  redactSessionExport,
+  buildSessionDownload,
+  importSessionIntoStore,
+  revertChange,
+  SNAPSHOT_EXCLUDE,
+} from './session-transfer';

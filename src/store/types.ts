@@ -85,7 +85,7 @@ export type SecretKind =
 
 export interface SecretFinding {
   id: string; // stable within one scan, for the review UI's checkboxes
-  where: 'transcript' | 'workspace';
+  where: 'transcript' | 'workspace' | 'baseline';
   seq?: number; // transcript: the message's index
   field?: string; // transcript: where in the message, e.g. "content/0/text"
   path?: string; // workspace: the file

@@ -1,0 +1,96 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSessionStore } from './session-store';
+import { buildSessionDownload, importSessionIntoStore, loadSessionExport, redactSessionExport, revertChange, scanSessionExport } from './session-transfer';
+import { assistant, call, transcript, user } from './test-messages';
+import { diffWorkspaces } from './workspace-diff';
+import { unzipToMap, zipFromFiles } from './zip-import';
+import type { FileMap, SessionStore } from './types';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const dec = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
+let n = 0;
+const stores: SessionStore[] = [];
+const fresh = () => {
+  const store = createSessionStore({ prefix: `transfer-${n++}-` });
+  stores.push(store);
+  return store;
+};
+afterEach(() => stores.splice(0).forEach((s) => s.close()));
+
+describe('session transfer', () => {
+  it('exports a stored session and imports it into another browser as a new session', async () => {
+    const mine = fresh();
+    const { id } = await mine.createSession();
+    await mine.saveSnapshot(id, 'baseline', zipFromFiles(new Map([['a.txt', enc('old\n')]])));
+    await mine.saveSnapshot(id, { checkpoint: 0 }, zipFromFiles(new Map([['a.txt', enc('old\n')]])));
+    for (const m of transcript(1)) await mine.appendEntry(id, m);
+    await mine.saveSnapshot(id, 'latest', zipFromFiles(new Map([['a.txt', enc('new\n')]])));
+    const { fileName, data } = buildSessionDownload(await loadSessionExport(mine, id));
+    expect(fileName).toBe('step 0 change the file.conch.zip');
+
+    const theirs = fresh();
+    const imported = await importSessionIntoStore(theirs, data);
+    expect(imported.id).not.toBe(id);
+    expect(imported.title).toBe('step 0: change the file');
+    expect(await theirs.loadEntries(imported.id)).toEqual(transcript(1));
+    const workspace = await unzipToMap((await theirs.loadSnapshot(imported.id, 'latest'))!);
+    const baseline = await unzipToMap((await theirs.loadSnapshot(imported.id, 'baseline'))!);
+    expect(diffWorkspaces(baseline, workspace)).toMatchObject([{ path: 'a.txt', status: 'modified', oldText: 'old\n', newText: 'new\n' }]);
+    expect(await theirs.listCheckpoints(imported.id)).toEqual([0]);
+    // Importing twice never overwrites: two sessions.
+    await importSessionIntoStore(theirs, data);
+    expect((await theirs.listSessions()).length).toBe(2);
+  });
+
+  it('an invalid file stores nothing', async () => {
+    const store = fresh();
+    await expect(importSessionIntoStore(store, enc('junk'))).rejects.toThrow(/cannot be read/);
+    expect(await store.listSessions()).toEqual([]);
+  });
+
+  it('exports a session cut off mid-turn with its tool calls answered', async () => {
+    const store = fresh();
+    const { id } = await store.createSession();
+    await store.appendEntry(id, user('go'));
+    await store.appendEntry(id, assistant([call('a')]));
+    const input = await loadSessionExport(store, id);
+    expect(input.messages[2]).toMatchObject({ role: 'toolResult', toolCallId: 'a', isError: true });
+  });
+
+  it('redacts reviewed secrets everywhere, including inside checkpoints', async () => {
+    const key = 'sk-ant-api03-0123456789abcdefghijklmnop';
+    const files: FileMap = new Map([['.env', enc(`KEY=${key}\n`)]]);
+    const input = {
+      session: { id: 'x', title: 't', createdAt: 0, model: 'm', provider: 'p' },
+      messages: [user(`use ${key}`)],
+      workspace: files,
+      baseline: files,
+      checkpoints: new Map([[0, zipFromFiles(files)]]),
+    };
+    const findings = scanSessionExport(input);
+    expect(findings.map((f) => f.where)).toEqual(['transcript', 'workspace', 'baseline']);
+    const clean = await redactSessionExport(input, findings);
+    const bytes = buildSessionDownload(clean).data;
+    const { unzipSync } = await import('fflate');
+    const all = Object.values(unzipSync(bytes)).map((b) => dec(b)).join('');
+    const nested = dec((await unzipToMap(clean.checkpoints!.get(0)!)).get('.env'));
+    expect(all + nested).not.toContain(key);
+    expect(nested).toBe('KEY=[REDACTED]\n');
+  });
+
+  it('reverts one changed file to the baseline', async () => {
+    const written: Record<string, string> = {};
+    const removed: string[] = [];
+    const runtime = {
+      workdir: '/home/project',
+      writeFile: async (p: string, d: Uint8Array | string) => void (written[p] = typeof d === 'string' ? d : dec(d)),
+      rm: async (p: string) => void removed.push(p),
+    };
+    const baseline: FileMap = new Map([['a.txt', enc('old')]]);
+    const changes = diffWorkspaces(baseline, new Map([['a.txt', enc('new')], ['b.txt', enc('added')]]));
+    for (const change of changes) await revertChange(runtime, change, baseline);
+    expect(written).toEqual({ '/home/project/a.txt': 'old' });
+    expect(removed).toEqual(['/home/project/b.txt']);
+  });
+});

@@ -1,0 +1,85 @@
+// Glue between the session store and the session file: gather a stored session for export (with secret review),
+// and turn an imported file into a new stored session.
+import type { Runtime } from '../runtime/types';
+import { repairTranscript } from './repair-transcript';
+import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
+import { redactSecrets, scanForSecrets } from './secret-scan';
+import { decodeText } from './workspace-diff';
+import { unzipToMap, zipFromFiles } from './zip-import';
+import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore } from './types';
+
+/** Folders left out of workspace snapshots: reinstallable, and often bigger than everything else together. */
+export const SNAPSHOT_EXCLUDE = ['node_modules'];
+
+/** Everything a session file would hold for stored session `sessionId` (transcript repaired, snapshots unpacked). */
+export async function loadSessionExport(store: SessionStore, sessionId: string): Promise<SessionExportInput> {
+  const session = await store.getSession(sessionId);
+  if (!session) throw new Error(`Session ${sessionId} does not exist (it may have been deleted in another tab).`);
+  const messages = repairTranscript(await store.loadEntries(sessionId));
+  const latest = await store.loadSnapshot(sessionId, 'latest');
+  const baseline = await store.loadSnapshot(sessionId, 'baseline');
+  const checkpoints = new Map<number, Uint8Array>();
+  for (const seq of session.checkpoints) {
+    const zip = await store.loadSnapshot(sessionId, { checkpoint: seq });
+    if (zip && seq < messages.length) checkpoints.set(seq, zip);
+  }
+  return {
+    session,
+    messages,
+    workspace: latest ? await unzipToMap(latest) : new Map(),
+    baseline: baseline ? await unzipToMap(baseline) : null,
+    checkpoints,
+  };
+}
+
+/** Secret-looking things in an export: transcript, workspace and baseline. Pass the person's API keys as `knownSecrets`. */
+export function scanSessionExport(input: SessionExportInput, knownSecrets: string[] = []): SecretFinding[] {
+  return scanForSecrets({ messages: input.messages, files: input.workspace, baseline: input.baseline ?? undefined, knownSecrets });
+}
+
+/** A copy of `input` with `findings` redacted; checkpoint zips are redacted by value, since their files vary. */
+export async function redactSessionExport(input: SessionExportInput, findings: SecretFinding[]): Promise<SessionExportInput> {
+  if (findings.length === 0) return input;
+  const out = redactSecrets({ messages: input.messages, files: input.workspace, baseline: input.baseline ?? undefined }, findings);
+  const values = [...new Set(findings.map((f) => f.value))].sort((a, b) => b.length - a.length);
+  const checkpoints = new Map<number, Uint8Array>();
+  for (const [seq, zip] of input.checkpoints ?? []) {
+    const files = await unzipToMap(zip);
+    for (const [path, bytes] of files) {
+      const text = decodeText(bytes);
+      if (text === null || !values.some((v) => text.includes(v))) continue;
+      files.set(path, new TextEncoder().encode(values.reduce((t, v) => t.split(v).join('[REDACTED]'), text)));
+    }
+    checkpoints.set(seq, zipFromFiles(files));
+  }
+  return { ...input, messages: out.messages ?? [], workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints };
+}
+
+/** The download for a (reviewed) export: file name and bytes. */
+export function buildSessionDownload(input: SessionExportInput): { fileName: string; data: Uint8Array } {
+  return { fileName: sessionFileName(input.session.title), data: exportSessionFile(input) };
+}
+
+/** Validates a session file and stores it as a NEW session; throws SessionFileError and stores nothing if invalid. */
+export async function importSessionIntoStore(store: SessionStore, data: Uint8Array): Promise<SessionRecord> {
+  const file = await importSessionFile(data);
+  return store.importSession({
+    title: file.header.title,
+    model: file.header.model,
+    provider: file.header.provider,
+    createdAt: file.header.createdAt,
+    messages: file.messages,
+    latest: zipFromFiles(file.workspace),
+    baseline: file.baseline ? zipFromFiles(file.baseline) : undefined,
+    checkpoints: file.checkpoints,
+  });
+}
+
+/** Puts one changed file back as it was in the baseline (deleting it if it was added). */
+export async function revertChange(runtime: Pick<Runtime, 'workdir' | 'writeFile' | 'rm'>, change: FileChange, baseline: FileMap): Promise<void> {
+  const target = `${runtime.workdir.replace(/\/$/, '')}/${change.path}`;
+  if (change.status === 'added') return runtime.rm(target);
+  const original = baseline.get(change.path);
+  if (!original) throw new Error(`${change.path} is not in the baseline, so there is nothing to revert it to.`);
+  await runtime.writeFile(target, original);
+}
