@@ -311,7 +311,7 @@ export class SessionController {
         this.showStreaming(event.message);
         if (event.event.type === 'toolcall_start' || event.event.type === 'toolcall_delta' || event.event.type === 'toolcall_end') {
           const block = event.message.content[event.event.contentIndex];
-          if (block?.type === 'toolCall') this.cardFor(block.id, block.name).args = block.arguments;
+          if (block?.type === 'toolCall') this.cardFor(block.id, block.name).args = { ...block.arguments };
         }
         return;
       case 'message_end':
@@ -375,7 +375,9 @@ export class SessionController {
 
   private flushStreaming(): void {
     this.updateScheduled = false;
-    if (this.pendingStreaming) this.streaming = this.pendingStreaming;
+    const partial = this.pendingStreaming;
+    // Providers grow one partial message in place; a fresh shell (and fresh blocks) is what makes the view update.
+    if (partial) this.streaming = { ...partial, content: partial.content.map((block) => ({ ...block })) };
   }
 
   private cardFor(id: string, toolName: string): ToolCardState {
