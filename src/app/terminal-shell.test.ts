@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createEmbeddedRuntime } from '../runtime/embedded';
 import type { ExecOptions, ExecResult } from '../runtime/types';
 import { LineShell, promptLocation, toTerminalLineEnds, type ShellRuntime } from './terminal-shell';
 
@@ -239,6 +240,57 @@ describe('LineShell', () => {
     expect(calls.find((call) => call.command === 'hang')?.signal?.aborted).toBe(true);
     shell.handleInput('echo ignored\r');
     expect(calls.map((call) => call.command)).not.toContain('echo ignored');
+  });
+});
+
+describe('LineShell over the embedded runtime', () => {
+  it('runs commands, keeps cd across them and shows a failure', async () => {
+    const runtime = await createEmbeddedRuntime({ files: { 'src/main.ts': 'export {};\n' } });
+    const screen = new TestScreen(80);
+    const shell = new LineShell({ runtime, write: (data) => screen.write(data) });
+    await shell.start();
+    const type = async (data: string) => {
+      shell.handleInput(data);
+      await shell.idle();
+    };
+    await type('echo hello-from-terminal\r');
+    await type('cd src\r');
+    await type('ls\r');
+    await type('pwd\r');
+    await type('cat missing.txt\r');
+    const lines = screen.lines();
+    expect(lines.slice(0, 7)).toEqual([
+      'project $ echo hello-from-terminal',
+      'hello-from-terminal',
+      'project $ cd src',
+      'project/src $ ls',
+      'main.ts',
+      'project/src $ pwd',
+      '/home/project/src',
+    ]);
+    expect(lines[7]).toBe('project/src $ cat missing.txt');
+    expect(lines.slice(8).join('\n')).toMatch(/missing\.txt/);
+    expect(shell.currentDirectory).toBe('/home/project/src');
+    await runtime.dispose();
+  });
+});
+
+describe('LineShell interrupting the embedded runtime', () => {
+  it('stops a long command on Ctrl+C and the next command runs', async () => {
+    const runtime = await createEmbeddedRuntime();
+    const screen = new TestScreen(80);
+    const shell = new LineShell({ runtime, write: (data) => screen.write(data) });
+    await shell.start();
+    const started = Date.now();
+    shell.handleInput('sleep 10\r');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    shell.handleInput('\x03');
+    await shell.idle();
+    shell.handleInput('echo still-here\r');
+    await shell.idle();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(screen.lines()).toEqual(['project $ sleep 10', '^C', 'project $ echo still-here', 'still-here', 'project $']);
+    await runtime.dispose();
   });
 });
 
