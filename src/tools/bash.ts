@@ -9,6 +9,8 @@ import { formatBytes } from './utf8';
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
 export const MAX_BASH_TIMEOUT_SECONDS = 600;
 const UPDATE_INTERVAL_MS = 100;
+// The runtime enforces timeoutMs itself (and says so in its output); our own timer is only a backstop.
+const TIMEOUT_BACKSTOP_MS = 1000;
 
 export const bashParameters = Type.Object({
   command: Type.String({ description: 'The shell command to run in the project folder.' }),
@@ -54,10 +56,11 @@ export function createBashTool(runtime: Runtime): AgentTool<typeof bashParameter
       const onAbort = () => stop('abort');
       if (signal?.aborted) stop('abort');
       signal?.addEventListener('abort', onAbort, { once: true });
-      const timer = setTimeout(() => stop('timeout'), timeoutMs);
+      const timer = setTimeout(() => stop('timeout'), timeoutMs + TIMEOUT_BACKSTOP_MS);
 
       let exitCode: number | null = null;
       let failure: unknown = null;
+      const started = Date.now();
       try {
         if (!controller.signal.aborted) {
           const result = await runtime.exec(args.command, {
@@ -74,6 +77,12 @@ export function createBashTool(runtime: Runtime): AgentTool<typeof bashParameter
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         output.close();
+      }
+      // A command that never yields (a tight loop in an in-process shell) blocks our timers; the runtime stops it
+      // by its own deadline, so judge by the clock and the caller's signal as well.
+      if (stoppedBy === null && exitCode !== 0) {
+        if (signal?.aborted) stoppedBy = 'abort';
+        else if (Date.now() - started >= timeoutMs) stoppedBy = 'timeout';
       }
 
       const { text, details } = await finishOutput(runtime, toolCallId, output.text(), exitCode);
@@ -102,7 +111,7 @@ async function finishOutput(runtime: Runtime, toolCallId: string, full: string, 
   const path = `/tmp/conch-bash-${safeId(toolCallId)}.log`;
   let saved = true;
   try {
-    await runtime.writeFile(path, full);
+    await runtime.writeFile(path, new TextEncoder().encode(full));
     details.fullOutputPath = path;
   } catch {
     saved = false;
@@ -139,7 +148,7 @@ class OutputCollector {
     this.timer = setTimeout(() => this.flush(), wait);
   }
 
-  /** The runtime's own copy of the whole output wins over the streamed chunks. */
+  /** The runtime's own copy of the whole output (when exec returned) wins over the streamed chunks. */
   settle(output: string): void {
     this.final = output;
   }
@@ -150,8 +159,7 @@ class OutputCollector {
   }
 
   text(): string {
-    if (this.final !== null && this.final.length >= this.joined().length) return this.final;
-    return this.joined();
+    return this.final || this.joined();
   }
 
   private joined(): string {

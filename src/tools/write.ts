@@ -6,7 +6,6 @@ import type { Runtime } from '../runtime/types';
 import { displayPath, parentOf, resolveToolPath } from './paths';
 import { mutationKey, textResult, throwIfAborted } from './tool-support';
 import { countLines } from './truncate';
-import { utf8Length } from './utf8';
 
 export const writeParameters = Type.Object({
   path: Type.String({ description: 'Path of the file to write, relative to the project folder or absolute.' }),
@@ -42,11 +41,12 @@ export function createWriteTool(runtime: Runtime): AgentTool<typeof writeParamet
           throw new Error(`${args.path} is a directory; give the path of a file inside it.`);
         }
         await runtime.mkdir(parentOf(absolute));
-        await runtime.writeFile(absolute, args.content);
+        const bytes = new TextEncoder().encode(args.content);
+        await runtime.writeFile(absolute, bytes);
         const details: WriteDetails = {
           path: shown,
           created: existing === null,
-          bytes: utf8Length(args.content),
+          bytes: bytes.length,
           lines: countLines(args.content),
         };
         const verb = details.created ? 'Created' : 'Overwrote';
