@@ -137,7 +137,6 @@ async function play(
   turnIndex: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const blocks = typeof turn.content === 'string' ? [text(turn.content)] : turn.content;
   const partial: AssistantMessage = {
     role: 'assistant',
     content: [],
@@ -147,62 +146,15 @@ async function play(
     stopReason: 'stop',
     timestamp: Date.now(),
   };
+  const steps = plannedSteps(turn, partial, turnIndex);
   const delayMs = turn.delayMs ?? 0;
-  const chunkSize = turn.chunkSize ?? Infinity;
-
-  // False when the request was aborted (before or during the wait): the caller then ends the turn. Without a
-  // delay nothing is awaited, so an undelayed turn is pushed in one go.
-  async function ready(): Promise<boolean> {
+  for (const step of steps) {
     if (delayMs > 0) await sleep(delayMs, signal);
-    return !signal?.aborted;
+    if (signal?.aborted) return endAborted(stream, partial);
+    stream.push(step());
   }
-  const undelayed = delayMs <= 0;
-
-  if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
-  stream.push({ type: 'start', partial });
-
-  let hasToolCalls = false;
-  for (const block of blocks) {
-    const contentIndex = partial.content.length;
-    if (block.type === 'text') {
-      const target: TextContent = { type: 'text', text: '' };
-      partial.content.push(target);
-      for (const piece of chunks(block.text, chunkSize)) {
-        if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
-        target.text += piece;
-        stream.push({ type: 'text_delta', contentIndex, delta: piece, partial });
-      }
-    } else if (block.type === 'thinking') {
-      const target: ThinkingContent = { type: 'thinking', thinking: '' };
-      if (block.signature !== undefined) target.signature = block.signature;
-      partial.content.push(target);
-      for (const piece of chunks(block.thinking, chunkSize)) {
-        if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
-        target.thinking += piece;
-        stream.push({ type: 'thinking_delta', contentIndex, delta: piece, partial });
-      }
-    } else {
-      hasToolCalls = true;
-      if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
-      const call: ToolCall = {
-        type: 'toolCall',
-        id: block.id ?? `call_${turnIndex + 1}_${contentIndex}`,
-        name: block.name,
-        arguments: {},
-      };
-      partial.content.push(call);
-      stream.push({ type: 'toolcall_start', contentIndex, partial });
-      for (const piece of chunks(JSON.stringify(block.arguments), chunkSize)) {
-        if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
-        stream.push({ type: 'toolcall_delta', contentIndex, delta: piece, partial });
-      }
-      call.arguments = block.arguments;
-      stream.push({ type: 'toolcall_end', contentIndex, partial });
-    }
-  }
-
   if (turn.throws !== undefined) throw turn.throws;
-  if (!(undelayed ? !signal?.aborted : await ready())) return endAborted(stream, partial);
+  const hasToolCalls = partial.content.some((block) => block.type === 'toolCall');
   partial.stopReason = turn.stopReason ?? (hasToolCalls ? 'toolUse' : 'stop');
   if (partial.stopReason === 'error' || partial.stopReason === 'aborted') {
     partial.errorMessage =
@@ -212,6 +164,54 @@ async function play(
     stream.push({ type: 'done', message: partial });
   }
   stream.end(partial);
+}
+
+/** One function per streamed event, each growing `partial` by its piece; the caller paces and may stop them. */
+function plannedSteps(
+  turn: ScriptedTurn,
+  partial: AssistantMessage,
+  turnIndex: number,
+): (() => AssistantMessageEvent)[] {
+  const blocks = typeof turn.content === 'string' ? [text(turn.content)] : turn.content;
+  const chunkSize = turn.chunkSize ?? Infinity;
+  const steps: (() => AssistantMessageEvent)[] = [() => ({ type: 'start', partial })];
+  blocks.forEach((block, contentIndex) => {
+    if (block.type === 'text') {
+      const target: TextContent = { type: 'text', text: '' };
+      chunks(block.text, chunkSize).forEach((delta, i) =>
+        steps.push(() => {
+          if (i === 0) partial.content.push(target);
+          target.text += delta;
+          return { type: 'text_delta', contentIndex, delta, partial };
+        }),
+      );
+    } else if (block.type === 'thinking') {
+      const target: ThinkingContent = { type: 'thinking', thinking: '' };
+      if (block.signature !== undefined) target.signature = block.signature;
+      chunks(block.thinking, chunkSize).forEach((delta, i) =>
+        steps.push(() => {
+          if (i === 0) partial.content.push(target);
+          target.thinking += delta;
+          return { type: 'thinking_delta', contentIndex, delta, partial };
+        }),
+      );
+    } else {
+      const id = block.id ?? `call_${turnIndex + 1}_${contentIndex}`;
+      const call: ToolCall = { type: 'toolCall', id, name: block.name, arguments: {} };
+      steps.push(() => {
+        partial.content.push(call);
+        return { type: 'toolcall_start', contentIndex, partial };
+      });
+      for (const delta of chunks(JSON.stringify(block.arguments), chunkSize)) {
+        steps.push(() => ({ type: 'toolcall_delta', contentIndex, delta, partial }));
+      }
+      steps.push(() => {
+        call.arguments = block.arguments;
+        return { type: 'toolcall_end', contentIndex, partial };
+      });
+    }
+  });
+  return steps;
 }
 
 function endAborted(stream: ReplayStream, partial: AssistantMessage): void {
