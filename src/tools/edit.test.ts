@@ -107,6 +107,17 @@ describe('edit tool', () => {
     expect(await readText(runtime, 'c.txt')).toBe('FIRST\nSECOND\n');
   });
 
+  it('lands concurrent edits made through a symlink and its target', async () => {
+    const runtime = await runtimeWith({ 'real.txt': 'left\nright\n' });
+    await runtime.exec('ln -s real.txt alias.txt');
+    const tool = createEditTool(runtime);
+    await Promise.all([
+      tool.execute('1', { path: 'real.txt', edits: [{ oldText: 'left', newText: 'LEFT' }] }),
+      tool.execute('2', { path: 'alias.txt', edits: [{ oldText: 'right', newText: 'RIGHT' }] }),
+    ]);
+    expect(await readText(runtime, 'real.txt')).toBe('LEFT\nRIGHT\n');
+  });
+
   it('repairs model argument quirks via prepareArguments', () => {
     const tool = createEditTool({ workdir: '/w' } as never);
     const inShape = { path: 'a', edits: [{ oldText: 'x', newText: 'y' }] };

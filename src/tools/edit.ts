@@ -7,7 +7,7 @@ import { prepareEditArguments } from './edit-arguments';
 import { unifiedDiff } from './edit-diff';
 import { applyLocatedEdits, EditMatchError, locateEdits } from './edit-match';
 import { displayPath, resolveToolPath } from './paths';
-import { hasNulByte, mutationKey, textResult, throwIfAborted } from './tool-support';
+import { hasNulByte, canonicalPath, textResult, throwIfAborted } from './tool-support';
 import { decodeUtf8Strict } from './utf8';
 
 export const editParameters = Type.Object({
@@ -51,15 +51,15 @@ export function createEditTool(runtime: Runtime): AgentTool<typeof editParameter
     async execute(_toolCallId, args, signal) {
       const absolute = resolveToolPath(runtime, args.path);
       const shown = displayPath(runtime.workdir, absolute);
-      const key = await mutationKey(runtime, absolute);
-      return mutationQueueFor(runtime).run(key, async () => {
+      const target = await canonicalPath(runtime, absolute);
+      return mutationQueueFor(runtime).run(target, async () => {
         throwIfAborted(signal, 'Editing the file');
-        const stat = await runtime.stat(absolute);
+        const stat = await runtime.stat(target);
         if (stat === null) {
           throw new Error(`File not found: ${args.path} (resolved to ${absolute}). Use ls or find to locate it, or write to create it.`);
         }
         if (stat.type === 'dir') throw new Error(`${args.path} is a directory, not a file.`);
-        const bytes = await runtime.readFile(absolute);
+        const bytes = await runtime.readFile(target);
         const decoded = hasNulByte(bytes) ? null : decodeUtf8Strict(bytes);
         if (decoded === null) throw new Error(`${args.path} is a binary file (not UTF-8 text); edit cannot change it.`);
 
@@ -76,7 +76,7 @@ export function createEditTool(runtime: Runtime): AgentTool<typeof editParameter
         const updated = applyLocatedEdits(file.text, located);
         throwIfAborted(signal, 'Editing the file');
         // Bytes, not a string: TextEncoder is far cheaper on large files than a runtime's string path.
-        await runtime.writeFile(absolute, new TextEncoder().encode(joinFileText(file, updated)));
+        await runtime.writeFile(target, new TextEncoder().encode(joinFileText(file, updated)));
 
         const { diff, firstChangedLine } = unifiedDiff(shown, file.text, updated);
         const tolerantMatches = located.filter((edit) => edit.matchedBy === 'tolerant').map((edit) => edit.index);

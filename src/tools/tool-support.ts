@@ -28,10 +28,11 @@ export function hasNulByte(bytes: Uint8Array, scanLength = 8192): boolean {
 }
 
 /**
- * The key under which edits and writes of `absolute` are serialized: the symlink-resolved path when the runtime
- * can resolve it (for a file not yet created, its resolved folder plus its name), else the path itself.
+ * The symlink-resolved form of `absolute` when the runtime can resolve it (for a file not yet created, its resolved
+ * folder plus its name), else `absolute` itself. Edits and writes queue under it and write to it, so a link and its
+ * target share one queue and writing through a link changes the target rather than replacing the link.
  */
-export async function mutationKey(runtime: Runtime, absolute: string): Promise<string> {
+export async function canonicalPath(runtime: Runtime, absolute: string): Promise<string> {
   if (!runtime.realpath) return absolute;
   try {
     return await runtime.realpath(absolute);

@@ -18,6 +18,14 @@ describe('write tool', () => {
     expect(textOf(result)).toContain('Overwrote x.txt');
   });
 
+  it('writes through a symlink to its target, keeping the link', async () => {
+    const runtime = await runtimeWith({ 'target.txt': 'before\n' });
+    await runtime.exec('ln -s target.txt link.txt');
+    await createWriteTool(runtime).execute('id', { path: 'link.txt', content: 'after\n' });
+    expect(await readText(runtime, 'target.txt')).toBe('after\n');
+    expect((await runtime.readdir(runtime.workdir)).find((entry) => entry.name === 'link.txt')?.type).toBe('symlink');
+  });
+
   it('is serialized with an edit of the same file', async () => {
     const runtime = await runtimeWith({ 'y.txt': 'start\n' });
     await Promise.all([

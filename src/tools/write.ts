@@ -4,7 +4,7 @@ import { mutationQueueFor } from '../agent/mutation-queue';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
 import { displayPath, parentOf, resolveToolPath } from './paths';
-import { mutationKey, textResult, throwIfAborted } from './tool-support';
+import { canonicalPath, textResult, throwIfAborted } from './tool-support';
 import { countLines } from './truncate';
 
 export const writeParameters = Type.Object({
@@ -33,16 +33,16 @@ export function createWriteTool(runtime: Runtime): AgentTool<typeof writeParamet
     async execute(_toolCallId, args, signal) {
       const absolute = resolveToolPath(runtime, args.path);
       const shown = displayPath(runtime.workdir, absolute);
-      const key = await mutationKey(runtime, absolute);
-      return mutationQueueFor(runtime).run(key, async () => {
+      const target = await canonicalPath(runtime, absolute);
+      return mutationQueueFor(runtime).run(target, async () => {
         throwIfAborted(signal, 'Writing the file');
-        const existing = await runtime.stat(absolute);
+        const existing = await runtime.stat(target);
         if (existing?.type === 'dir') {
           throw new Error(`${args.path} is a directory; give the path of a file inside it.`);
         }
-        await runtime.mkdir(parentOf(absolute));
+        await runtime.mkdir(parentOf(target));
         const bytes = new TextEncoder().encode(args.content);
-        await runtime.writeFile(absolute, bytes);
+        await runtime.writeFile(target, bytes);
         const details: WriteDetails = {
           path: shown,
           created: existing === null,
