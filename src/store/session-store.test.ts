@@ -154,6 +154,19 @@ describe('session store', () => {
     expect((await store.loadEntries(other.id)).map((m) => m.content)).toEqual(['other']);
   });
 
+  it('a fork that gets its own baseline stops sharing, and the unused old one is removed', async () => {
+    const store = freshStore();
+    const parent = await store.createSession();
+    await store.saveSnapshot(parent.id, 'baseline', zip('base'));
+    await store.appendEntry(parent.id, user('hello'));
+    const { session: fork } = await store.forkSession(parent.id, 0);
+    await store.saveSnapshot(fork.id, 'baseline', zip('fork base'));
+    expect(await store.loadSnapshot(fork.id, 'baseline')).toEqual(zip('fork base'));
+    expect(await store.loadSnapshot(parent.id, 'baseline')).toEqual(zip('base'));
+    await store.deleteSession(parent.id);
+    expect(await rawKeys(store, parent.id)).toEqual([]);
+  });
+
   it('recoverSession answers tool calls cut off by a reload, and persists the answers', async () => {
     const store = freshStore();
     const { id } = await store.createSession();

@@ -94,6 +94,14 @@ describe('readRepoZip', () => {
     expect(error.message).toMatch(/"bomb.bin" would expand \d+ times .*zip bomb/);
   });
 
+  it('rejects a bomb made of many small entries by the archive-wide ratio', async () => {
+    const files: Zippable = {};
+    const zeros = new Uint8Array(900 * 1024); // each entry stays under the per-entry check
+    for (let i = 0; i < 100; i++) files[`part${i}.bin`] = [zeros, { level: 9 }];
+    const error = await importError(zipSync(files));
+    expect(error.message).toMatch(/zip would expand to 87\.9 MB, more than 200 times its size/);
+  });
+
   it('rejects a zip over the total size limit before inflating', async () => {
     const zip = zipSync({ 'a.txt': text(sourceLike(3000, 1)), 'b.txt': text(sourceLike(3000, 2)) });
     const error = await importError(zip, { maxTotalBytes: 5000 });

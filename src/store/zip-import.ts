@@ -11,6 +11,7 @@ export const DEFAULT_MAX_FILES = 100_000;
 export const DEFAULT_MAX_RATIO = 200;
 // Small entries compress absurdly well legitimately (a file of blank lines); the ratio only matters for big ones.
 const RATIO_CHECK_MIN_BYTES = 1024 ** 2;
+const ARCHIVE_RATIO_MIN_BYTES = 64 * 1024 ** 2;
 // Entries up to this compressed size inflate in one call; bigger ones stream, so a size lie is caught early.
 const ONE_SHOT_MAX_COMPRESSED = 64 * 1024;
 const YIELD_EVERY_MS = 30;
@@ -22,6 +23,7 @@ export async function readRepoZip(data: Uint8Array, options: ZipImportOptions = 
   const { signal, onProgress } = options;
   if (signal?.aborted) throw new ImportCancelledError();
   const { planned, skipped, totalBytes } = planEntries(readCentralDirectory(data), options);
+  checkArchiveRatio(totalBytes, data.length, options.maxRatio ?? DEFAULT_MAX_RATIO);
   const strip = options.stripTopFolder === false ? null : commonTopFolder(planned.map((p) => p.path));
 
   const files: FileMap = new Map();
@@ -129,6 +131,16 @@ function planEntries(entries: ZipEntry[], options: ZipImportOptions) {
   const clash = findFileFolderClash(planned.map((p) => p.path));
   if (clash) throw new ZipImportError(`The zip has "${clash}" both as a file and as a folder. Nothing was imported.`, clash);
   return { planned, skipped, totalBytes };
+}
+
+// Many small entries can each pass the per-entry check and still add up to a bomb.
+function checkArchiveRatio(totalBytes: number, zipBytes: number, maxRatio: number) {
+  if (totalBytes > ARCHIVE_RATIO_MIN_BYTES && totalBytes > zipBytes * maxRatio) {
+    throw new ZipImportError(
+      `This ${formatBytes(zipBytes)} zip would expand to ${formatBytes(totalBytes)}, more than ${maxRatio} times its ` +
+        'size: it looks like a zip bomb. Nothing was imported.',
+    );
+  }
 }
 
 function checkLimits(files: number, bytes: number, maxFiles: number, maxBytes: number, what: 'zip' | 'folder') {
