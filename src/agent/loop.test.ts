@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toolCall } from '../ai/providers/scripted';
 import type { AssistantMessage, AssistantMessageStream, Message, StreamFn, ToolResultMessage } from '../ai/types';
 import { runAgentLoop } from './index';
 import { deferred, echoTool, expectValidRun, makeTool, runScripted, testModel, textOf, user } from './loop-test-kit';
-import type { AgentEvent } from './types';
+import type { AgentEvent, AgentTool } from './types';
 
 const types = (events: AgentEvent[]) => events.map((e) => e.type);
 const assistants = (messages: Message[]) => messages.filter((m): m is AssistantMessage => m.role === 'assistant');
@@ -148,6 +148,41 @@ describe('provider failures', () => {
     const messages = await stream.result();
     expectValidRun(events, messages);
     expect(assistants(messages)[0]).toMatchObject({ stopReason: 'error', errorMessage: expect.stringMatching(/malformed/) });
+  });
+});
+
+describe('internal failures', () => {
+  beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
+  afterEach(() => {
+    expect(console.error).toHaveBeenCalledWith('The agent loop stopped because of an internal error:', expect.any(Error));
+    vi.restoreAllMocks();
+  });
+
+  it('ends cleanly when getSteeringMessages throws', async () => {
+    const { messages } = await runScripted([{ content: [toolCall('echo', { text: 'a' })] }, 'not reached'], {
+      tools: [echoTool()],
+      config: {
+        getSteeringMessages: async () => {
+          throw new Error('queue store closed');
+        },
+      },
+    });
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
+  });
+
+  it('still answers every tool call when the batch itself fails', async () => {
+    const broken = { ...echoTool() } as AgentTool;
+    Object.defineProperty(broken, 'executionMode', {
+      get() {
+        throw new Error('tool registry corrupted');
+      },
+    });
+    const { toolResults } = await runScripted([{ content: [toolCall('echo', { text: 'a' })] }, 'not reached'], {
+      tools: [broken],
+    });
+    expect(toolResults).toHaveLength(1);
+    expect(toolResults[0].isError).toBe(true);
+    expect(textOf(toolResults[0])).toContain('tool registry corrupted');
   });
 });
 

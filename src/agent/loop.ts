@@ -23,10 +23,16 @@
  */
 import { EventStream } from '../ai/event-stream';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
-import { AbortRace } from './abort';
+import { AbortRace, errorText } from './abort';
 import { streamAssistantMessage } from './assistant-stream';
 import { executeToolCalls, settleWithoutRunning, type ToolBatch } from './tool-execution';
-import { abortedBeforeStart, cutOffByLength, providerFailed } from './tool-results';
+import {
+  abortedBeforeStart,
+  cutOffByLength,
+  providerFailed,
+  stoppedByInternalError,
+  toolResultMessage,
+} from './tool-results';
 import type { AgentContext, AgentEvent, AgentLoopConfig } from './types';
 
 /** Runs the loop from `prompts` on top of `context`; the stream's result() is the messages this run appended. */
@@ -88,9 +94,11 @@ async function runTurns(
       queued = config.getSteeringMessages ? await pollSteering(config.getSteeringMessages) : [];
       if (toolResults.length === 0 && queued.length === 0) break;
     }
-  } catch {
-    // Only a bug or a throwing getSteeringMessages lands here; the transcript so far is still valid (every call
-    // already has its result), so the run ends normally with what it has.
+  } catch (error) {
+    // Only a bug or a throwing getSteeringMessages lands here. The run still ends cleanly, and any call left
+    // without a result gets one, so the transcript stays valid to send again.
+    console.error('The agent loop stopped because of an internal error:', error);
+    for (const message of unansweredCallResults(appended, errorText(error))) deliver(message);
   } finally {
     aborts.dispose();
     emit({ type: 'agent_end', messages: appended });
@@ -120,6 +128,18 @@ async function settleToolCalls(
     case 'toolUse':
       return executeToolCalls(batch);
   }
+}
+
+function unansweredCallResults(appended: Message[], error: string): ToolResultMessage[] {
+  const lastAssistant = appended.findLastIndex((message) => message.role === 'assistant');
+  if (lastAssistant < 0) return [];
+  const assistant = appended[lastAssistant] as AssistantMessage;
+  const answered = new Set(
+    appended.slice(lastAssistant + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])),
+  );
+  return assistant.content
+    .filter((block): block is ToolCall => block.type === 'toolCall' && !answered.has(block.id))
+    .map((call) => toolResultMessage(call, stoppedByInternalError(call.name, error), true));
 }
 
 async function pollSteering(getSteeringMessages: () => Promise<Message[]>): Promise<Message[]> {

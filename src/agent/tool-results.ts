@@ -76,3 +76,9 @@ export function afterHookFailed(name: string, error: string): AgentToolResult {
     `${name} ran, but its result was withheld because the check that runs after it failed (${error}).`,
   );
 }
+
+export function stoppedByInternalError(name: string, error: string): AgentToolResult {
+  return textResult(
+    `Tool call not completed: the agent stopped because of an internal error (${error}) before ${name} finished.`,
+  );
+}
