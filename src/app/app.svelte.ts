@@ -1,8 +1,7 @@
 // The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
-import { stream } from '../ai/stream';
+import type { StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
-import { createSessionStore, type SessionStore } from '../store';
-import { createCodingTools } from '../tools';
+import type { SessionStore } from '../store';
 import type { AgentTool } from '../agent/types';
 import { FileTreeState } from './file-tree.svelte';
 import { resolveModel } from './model-choice';
@@ -50,6 +49,8 @@ export class AppState {
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
   private tools: AgentTool[] = [];
+  /** The provider adapters and the tools load while the sandbox boots, outside the initial bundle. */
+  private engine: { streamFn: StreamFn; createCodingTools: (runtime: Runtime) => AgentTool[] } | null = null;
   private stopTree: (() => void) | null = null;
   private systemDark = false;
 
@@ -61,15 +62,21 @@ export class AppState {
   async init(): Promise<void> {
     this.watchSystemTheme();
     await this.loadSettings();
-    const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
+    const [runtime] = await Promise.all([this.options.bootRuntime(this, this.settings.runtimePreference), this.loadEngine()]);
     if (runtime) this.useRuntime(runtime);
+  }
+
+  private async loadEngine(): Promise<void> {
+    const [{ stream }, { createCodingTools }] = await Promise.all([import('../ai/stream'), import('../tools')]);
+    this.engine = { streamFn: stream, createCodingTools };
   }
 
   /** Switches every session to a new runtime (after boot, or after retrying WebContainer). */
   useRuntime(runtime: Runtime): void {
+    if (!this.engine) throw new Error('useRuntime before the engine loaded');
     const previous = this.runtime;
     this.runtime = runtime;
-    this.tools = createCodingTools(runtime);
+    this.tools = this.engine.createCodingTools(runtime);
     this.stopTree?.();
     const tree = new FileTreeState(runtime);
     this.stopTree = tree.start();
@@ -82,13 +89,13 @@ export class AppState {
   /** Starts an empty session and opens it. */
   newSession(): SessionController | null {
     const runtime = this.runtime;
-    if (!runtime) return null;
+    if (!runtime || !this.engine) return null;
     const session = new SessionController({
       runtime,
       tools: this.tools,
       getSettings: () => this.settings,
       resolveModel,
-      streamFn: stream,
+      streamFn: this.engine.streamFn,
     });
     this.sessions = [session, ...this.sessions];
     this.current = session;
@@ -163,13 +170,14 @@ export class AppState {
   }
 
   async retryWebContainer(): Promise<void> {
-    const runtime = await this.options.bootRuntime(this, 'webcontainer');
+    const [runtime] = await Promise.all([this.options.bootRuntime(this, 'webcontainer'), this.loadEngine()]);
     if (runtime) this.useRuntime(runtime);
   }
 
   private async loadSettings(): Promise<void> {
     try {
-      this.store = this.options.settingsStore ?? createSessionStore();
+      // The store (with its schemas) loads on demand, outside the initial bundle.
+      this.store = this.options.settingsStore ?? (await import('../store')).createSessionStore();
       this.settings = parseSettings(await this.store.getSettings());
     } catch {
       // No IndexedDB (private mode in some browsers): settings live for this page only.

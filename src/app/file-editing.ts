@@ -3,7 +3,7 @@
 import { mutationQueueFor } from '../agent/mutation-queue';
 import type { Runtime } from '../runtime/types';
 import { resolveToolPath } from '../tools/paths';
-import { mutationKey } from '../tools/tool-support';
+import { canonicalPath } from '../tools/tool-support';
 
 export const MAX_EDITABLE_BYTES = 2 * 1024 * 1024;
 
@@ -31,7 +31,7 @@ export async function openFile(runtime: Runtime, path: string): Promise<OpenedFi
 
 /** Saves the person's text through the runtime's shared mutation queue. */
 export async function saveFile(runtime: Runtime, path: string, text: string): Promise<void> {
-  const absolute = resolveToolPath(runtime, path);
-  const key = await mutationKey(runtime, absolute);
-  await mutationQueueFor(runtime).run(key, () => runtime.writeFile(absolute, text));
+  // Same key and target as the agent's write and edit tools: a symlink and its target share one queue.
+  const target = await canonicalPath(runtime, resolveToolPath(runtime, path));
+  await mutationQueueFor(runtime).run(target, () => runtime.writeFile(target, text));
 }

@@ -2,7 +2,6 @@
 // while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
 // Components render this state and call its methods; persistence plugs in through onMessageComplete and onRunEnd.
 import { SvelteMap } from 'svelte/reactivity';
-import { runAgentLoop } from '../agent';
 import type { AgentEvent, AgentTool, AgentToolResult } from '../agent/types';
 import type {
   AssistantMessage,
@@ -244,6 +243,8 @@ export class SessionController {
     const systemPrompt = await this.systemPrompt(tools, settings);
     const context = { systemPrompt, messages: messagesForModel(this.messages), tools };
     for (const p of prompts) this.complete(p);
+    // The loop (with argument validation) loads with the first run, keeping it out of the initial bundle.
+    const { runAgentLoop } = await import('../agent/loop');
 
     const stream = runAgentLoop(
       prompts,
