@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime } from './embedded';
+import { describeRuntimeContract } from './runtime-contract';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -94,3 +95,5 @@ describe('createEmbeddedRuntime', () => {
     expect(await runtime.readdir('.')).toContainEqual({ name: 'alias.txt', type: 'symlink' });
   });
 });
+
+describeRuntimeContract('embedded (in-process)', () => createEmbeddedRuntime());

@@ -3,9 +3,11 @@
 
 import { Bash, InMemoryFs } from 'just-bash';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
+import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
 import { ObservedFs } from './observed-fs';
+import { OutputTail } from './output-tail';
 import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, type WorkspaceEntry } from './zip';
@@ -157,14 +159,11 @@ class EmbeddedRuntime implements Runtime {
     try {
       // `exec 2>&1` first makes just-bash write stdout and stderr into one stream, in the order they happen.
       // On the same line as the command so parse errors keep the model's line numbers.
-      const result = await this.bash.exec(`exec 2>&1; ${command}`, {
-        cwd: startDir,
-        env: opts.env,
-        signal: stopper.signal,
-        rawScript: true,
-      });
+      const result = await this.changes.holdDuring(() =>
+        this.bash.exec(`exec 2>&1; ${command}`, { cwd: startDir, env: opts.env, signal: stopper.signal, rawScript: true }),
+      );
       const reason = stopper.stopReason();
-      let output = preface + result.stdout + result.stderr;
+      let output = preface + stripAnsi(result.stdout + result.stderr);
       if (reason !== undefined) {
         output = appendNote(output.replace(/bash: execution aborted\n?$/, ''), stopNote(reason, opts.timeoutMs));
       }
@@ -175,7 +174,9 @@ class EmbeddedRuntime implements Runtime {
       const finished = finalEnv !== undefined && '?' in finalEnv && typeof finalEnv.PWD === 'string';
       if (explicitCwd === undefined && reason === undefined && finished) this.cwd = normalizeAbsolute(finalEnv.PWD);
       if (output !== '') opts.onOutput?.(output);
-      return { output, exitCode: reason === undefined ? result.exitCode : null };
+      const tail = new OutputTail();
+      tail.push(output);
+      return { output: tail.text(), exitCode: reason === undefined ? result.exitCode : null };
     } finally {
       stopper.dispose();
     }

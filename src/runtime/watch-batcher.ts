@@ -9,6 +9,7 @@ export class WatchBatcher {
   private readonly listeners = new Set<WatchListener>();
   private pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private holds = 0;
 
   constructor(private readonly delayMs = WATCH_BATCH_MS) {}
 
@@ -28,9 +29,26 @@ export class WatchBatcher {
   add(paths: Iterable<string>): void {
     if (this.listeners.size === 0) return;
     for (const path of paths) this.pending.add(path);
-    if (this.pending.size > 0 && this.timer === undefined) {
-      this.timer = setTimeout(() => this.flush(), this.delayMs);
+    this.schedule();
+  }
+
+  /**
+   * Runs `work` with delivery held: changes are only collected, no timer is started. just-bash forbids timers while
+   * a script runs (its defense-in-depth mode), and a command's changes are best delivered together anyway.
+   */
+  async holdDuring<T>(work: () => Promise<T>): Promise<T> {
+    this.holds += 1;
+    try {
+      return await work();
+    } finally {
+      this.holds -= 1;
+      this.schedule();
     }
+  }
+
+  private schedule(): void {
+    if (this.holds > 0 || this.pending.size === 0 || this.timer !== undefined) return;
+    this.timer = setTimeout(() => this.flush(), this.delayMs);
   }
 
   /** Delivers what is pending now (also used before dispose). */

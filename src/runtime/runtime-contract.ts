@@ -1,0 +1,281 @@
+// The behaviour every Runtime must show, as one Vitest suite run against each implementation (embedded.test.ts,
+// webcontainer.test.ts), so the tools can rely on it whichever sandbox the page booted.
+
+import { unzipSync } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Runtime } from './types';
+
+export type RuntimeContractOptions = {
+  /** Extra per-test teardown (the runtime itself is disposed by the suite). */
+  cleanup?: () => Promise<void>;
+};
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const allBytes = () => Uint8Array.from({ length: 256 }, (_, i) => i);
+
+/** Registers the shared Runtime behaviour tests for `makeRuntime` under `name`. */
+export function describeRuntimeContract(
+  name: string,
+  makeRuntime: () => Promise<Runtime>,
+  options: RuntimeContractOptions = {},
+): void {
+  describe(`Runtime contract: ${name}`, () => {
+    let current: Runtime | undefined;
+    const fresh = async () => (current = await makeRuntime());
+
+    afterEach(async () => {
+      await current?.dispose();
+      current = undefined;
+      await options.cleanup?.();
+    });
+
+    describe('files', () => {
+      it('writes and reads text, overwriting', async () => {
+        const rt = await fresh();
+        await rt.writeFile('notes.txt', 'first');
+        await rt.writeFile('notes.txt', 'second ✓');
+        expect(text(await rt.readFile('notes.txt'))).toBe('second ✓');
+        expect(text(await rt.readFile(`${rt.workdir}/notes.txt`))).toBe('second ✓');
+      });
+
+      it('keeps binary content byte-exact', async () => {
+        const rt = await fresh();
+        await rt.writeFile('all.bin', allBytes());
+        expect([...(await rt.readFile('all.bin'))]).toEqual([...allBytes()]);
+      });
+
+      it('creates parent folders and lists entries with their types, sorted', async () => {
+        const rt = await fresh();
+        await rt.writeFile('a/b/c.txt', 'deep');
+        await rt.mkdir('a/empty/inner');
+        expect(await rt.readdir('a')).toEqual([
+          { name: 'b', type: 'dir' },
+          { name: 'empty', type: 'dir' },
+        ]);
+        expect(await rt.readdir('a/b')).toEqual([{ name: 'c.txt', type: 'file' }]);
+        await rt.mkdir('a/b'); // recursive: an existing folder is fine
+      });
+
+      it('stats files (size in bytes), folders and missing paths', async () => {
+        const rt = await fresh();
+        await rt.writeFile('dir/u.txt', 'é🎉'); // 2 + 4 UTF-8 bytes
+        expect(await rt.stat('dir/u.txt')).toEqual({ type: 'file', size: 6 });
+        expect((await rt.stat('dir'))?.type).toBe('dir');
+        expect((await rt.stat('.'))?.type).toBe('dir');
+        expect(await rt.stat('dir/missing.txt')).toBeNull();
+        expect(await rt.stat('missing/deeper.txt')).toBeNull();
+      });
+
+      it('explains missing files, files used as folders and folders read as files', async () => {
+        const rt = await fresh();
+        await rt.writeFile('file.txt', 'x');
+        await rt.mkdir('folder');
+        await expect(rt.readFile('missing.txt')).rejects.toThrow(/ENOENT.*missing\.txt/);
+        await expect(rt.readdir('file.txt')).rejects.toThrow(/not a directory/);
+        await expect(rt.readdir('nowhere')).rejects.toThrow(/ENOENT.*nowhere/);
+        await expect(rt.readFile('folder')).rejects.toThrow(/is a directory/);
+      });
+
+      it('removes files, and folders only when recursive', async () => {
+        const rt = await fresh();
+        await rt.writeFile('gone.txt', 'x');
+        await rt.writeFile('tree/leaf/file.txt', 'x');
+        await rt.rm('gone.txt');
+        expect(await rt.stat('gone.txt')).toBeNull();
+        await expect(rt.rm('tree')).rejects.toThrow(/recursive/);
+        await rt.rm('tree', { recursive: true });
+        expect(await rt.stat('tree')).toBeNull();
+        await expect(rt.rm('never-was.txt')).rejects.toThrow(/ENOENT.*never-was\.txt/);
+      });
+
+      it('renames files and folders, creating the target folder', async () => {
+        const rt = await fresh();
+        await rt.writeFile('old.txt', 'moved');
+        await rt.rename('old.txt', 'new/place.txt');
+        expect(await rt.stat('old.txt')).toBeNull();
+        expect(text(await rt.readFile('new/place.txt'))).toBe('moved');
+        await rt.rename('new', 'renamed');
+        expect(text(await rt.readFile('renamed/place.txt'))).toBe('moved');
+      });
+    });
+
+    describe('exec', () => {
+      it('returns exit codes', async () => {
+        const rt = await fresh();
+        expect((await rt.exec('true')).exitCode).toBe(0);
+        expect((await rt.exec('false')).exitCode).toBe(1);
+        expect(await rt.exec('echo bye; exit 3')).toEqual({ output: 'bye\n', exitCode: 3 });
+        const missing = await rt.exec('definitely-not-a-command-xyz');
+        expect(missing.exitCode).not.toBe(0);
+        expect(missing.output).toMatch(/not found/);
+      });
+
+      it('sees files written by writeFile and its writes are readable', async () => {
+        const rt = await fresh();
+        await rt.writeFile('in.txt', 'from the file methods\n');
+        const result = await rt.exec('cat in.txt && printf made > out.txt');
+        expect(result).toEqual({ output: 'from the file methods\n', exitCode: 0 });
+        expect(text(await rt.readFile('out.txt'))).toBe('made');
+      });
+
+      it('merges stderr into the output', async () => {
+        const rt = await fresh();
+        const result = await rt.exec('echo out; echo err 1>&2');
+        expect(result.output).toBe('out\nerr\n');
+      });
+
+      it('keeps the working directory across calls, like one shell session', async () => {
+        const rt = await fresh();
+        await rt.exec('mkdir -p sub/inner && cd sub');
+        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}/sub\n`);
+        await rt.exec('cd inner');
+        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}/sub/inner\n`);
+        await rt.exec('cd ../..');
+        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}\n`);
+      });
+
+      it('runs one command in an explicit cwd without moving the session', async () => {
+        const rt = await fresh();
+        await rt.mkdir('elsewhere');
+        expect((await rt.exec('pwd', { cwd: 'elsewhere' })).output).toBe(`${rt.workdir}/elsewhere\n`);
+        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}\n`);
+      });
+
+      it('passes environment variables', async () => {
+        const rt = await fresh();
+        const result = await rt.exec('echo "$GREETING, $NAME"', { env: { GREETING: 'hello', NAME: 'Conch' } });
+        expect(result.output).toBe('hello, Conch\n');
+      });
+
+      it('stops a runaway loop at the timeout', async () => {
+        const rt = await fresh();
+        const started = Date.now();
+        const result = await rt.exec('while true; do :; done', { timeoutMs: 500 });
+        expect(Date.now() - started).toBeLessThan(1500);
+        expect(result.exitCode).toBeNull();
+        expect(result.output).toMatch(/timed out/);
+        expect((await rt.exec('echo still usable')).output).toBe('still usable\n');
+      });
+
+      it('stops a running command when the signal aborts', async () => {
+        const rt = await fresh();
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 200);
+        const started = Date.now();
+        const result = await rt.exec('while true; do sleep 0.05; done', { signal: controller.signal });
+        expect(Date.now() - started).toBeLessThan(1500);
+        expect(result.exitCode).toBeNull();
+        expect(result.output).toMatch(/aborted/);
+      });
+
+      it('does not start a command whose signal is already aborted', async () => {
+        const rt = await fresh();
+        const controller = new AbortController();
+        controller.abort();
+        const result = await rt.exec('printf ran > ran.txt', { signal: controller.signal });
+        expect(result.exitCode).toBeNull();
+        expect(await rt.stat('ran.txt')).toBeNull();
+      });
+
+      it('returns big output whole and hands every chunk to onOutput', async () => {
+        const rt = await fresh();
+        const chunks: string[] = [];
+        const result = await rt.exec("seq 1 4000 | sed 's/^/line /'", {
+          onOutput: (chunk) => chunks.push(chunk),
+        });
+        const lines = result.output.trimEnd().split('\n');
+        expect(lines).toHaveLength(4000);
+        expect(lines[0]).toBe('line 1');
+        expect(lines[3999]).toBe('line 4000');
+        expect(chunks.join('')).toBe(result.output);
+      });
+
+      it('keeps multi-byte UTF-8 intact', async () => {
+        const rt = await fresh();
+        const sample = 'héllo 日本語 ✓ 🎉 ñ';
+        await rt.writeFile('utf8.txt', `${sample}\n`);
+        expect((await rt.exec('cat utf8.txt')).output).toBe(`${sample}\n`);
+        expect((await rt.exec(`echo '${sample}'`)).output).toBe(`${sample}\n`);
+      });
+
+      it('strips terminal colour codes from the output', async () => {
+        const rt = await fresh();
+        expect((await rt.exec("printf '\\033[31mred\\033[0m plain\\n'")).output).toBe('red plain\n');
+      });
+    });
+
+    describe('snapshots', () => {
+      it('round-trips the workspace through a zip, binary included, node_modules left out', async () => {
+        const rt = await fresh();
+        await rt.writeFile('src/index.ts', 'export const x = 1;\n');
+        await rt.writeFile('assets/all.bin', allBytes());
+        await rt.writeFile('node_modules/dep/index.js', 'module.exports = 1;');
+        await rt.writeFile('.hidden', 'dot');
+        await rt.mkdir('empty');
+        const zip = await rt.exportZip();
+
+        const names = Object.keys(unzipSync(zip));
+        expect(names).toContain('src/index.ts');
+        expect(names).toContain('.hidden');
+        expect(names.some((n) => n.startsWith('node_modules'))).toBe(false);
+        expect(names.some((n) => n.startsWith('/') || n.startsWith(rt.workdir.slice(1)))).toBe(false);
+
+        await rt.writeFile('extra.txt', 'not in the snapshot');
+        await rt.importZip(zip);
+        expect(await rt.stat('extra.txt')).toBeNull(); // replace, not merge
+        expect(await rt.stat('node_modules')).toBeNull();
+        expect(text(await rt.readFile('src/index.ts'))).toBe('export const x = 1;\n');
+        expect([...(await rt.readFile('assets/all.bin'))]).toEqual([...allBytes()]);
+        expect(text(await rt.readFile('.hidden'))).toBe('dot');
+        expect((await rt.stat('empty'))?.type).toBe('dir');
+      });
+
+      it('honours an explicit exclude list', async () => {
+        const rt = await fresh();
+        await rt.writeFile('keep.txt', 'k');
+        await rt.writeFile('.git/HEAD', 'ref');
+        await rt.writeFile('node_modules/a.js', 'a');
+        const names = Object.keys(unzipSync(await rt.exportZip({ exclude: ['.git/**'] })));
+        expect(names).toContain('keep.txt');
+        expect(names).toContain('node_modules/a.js');
+        expect(names.some((n) => n.startsWith('.git'))).toBe(false);
+      });
+
+      it('rejects a zip entry that escapes the workspace and changes nothing', async () => {
+        const rt = await fresh();
+        await rt.writeFile('safe.txt', 'still here');
+        const { zipSync } = await import('fflate');
+        const evil = zipSync({ '../escape.txt': new TextEncoder().encode('x') });
+        await expect(rt.importZip(evil)).rejects.toThrow(/outside the workspace/);
+        expect(text(await rt.readFile('safe.txt'))).toBe('still here');
+      });
+    });
+
+    describe('watch', () => {
+      it('reports writes through the runtime and by commands, relative to the workdir', async () => {
+        const rt = await fresh();
+        const seen = new Set<string>();
+        let wake: (() => void) | undefined;
+        const stop = rt.watch((paths) => {
+          for (const path of paths) seen.add(path);
+          wake?.();
+        });
+        const waitFor = async (path: string): Promise<void> => {
+          const deadline = Date.now() + 3000;
+          while (!seen.has(path)) {
+            if (Date.now() > deadline) throw new Error(`watch never reported ${path}; saw ${[...seen].join(', ')}`);
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              setTimeout(resolve, 100);
+            });
+          }
+        };
+        await rt.writeFile('by-method.txt', 'x');
+        await waitFor('by-method.txt');
+        await rt.exec('mkdir -p out && echo y > out/by-command.txt');
+        await waitFor('out/by-command.txt');
+        stop();
+      });
+    });
+  });
+}
