@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createEmbeddedRuntime } from '../runtime/embedded';
+import type { Runtime } from '../runtime/types';
+import { bootRuntime, RuntimeBoot, RuntimeBootError, type BootState } from './runtime-boot';
+
+const never = () => new Promise<Runtime>(() => undefined);
+const rejects = () => Promise.reject(new Error('Unable to reach the WebContainer server'));
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function recorder(boot: RuntimeBoot): BootState[] {
+  const states: BootState[] = [];
+  boot.subscribe((state) => states.push(state));
+  return states;
+}
+
+describe('bootRuntime', () => {
+  it('uses WebContainer when it boots', async () => {
+    const container = await createEmbeddedRuntime();
+    const result = await bootRuntime({
+      isolated: true,
+      supported: true,
+      bootWebContainer: async () => container,
+      createEmbedded: () => createEmbeddedRuntime(),
+    });
+    expect(result).toEqual({ runtime: container, kind: 'webcontainer' });
+  });
+
+  it('falls back to embedded with a notice when boot never settles, within the timeout', async () => {
+    const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 100, bootWebContainer: never, createEmbedded: () => createEmbeddedRuntime() });
+    const states = recorder(boot);
+    const started = Date.now();
+    const result = await boot.boot('auto');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(result.kind).toBe('embedded');
+    expect(result.notice).toContain("did not start within 0.1 s");
+    expect(states.map((s) => `${s.state}:${s.kind}`)).toEqual(['booting:webcontainer', 'booting:embedded', 'ready:embedded']);
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', reason: 'timed-out', canRetryWebContainer: true });
+  });
+
+  it('falls back to embedded when boot rejects, naming the error', async () => {
+    const boot = new RuntimeBoot({ isolated: true, supported: true, bootWebContainer: rejects, createEmbedded: () => createEmbeddedRuntime() });
+    const result = await boot.boot('auto');
+    expect(result.kind).toBe('embedded');
+    expect(result.notice).toContain('Unable to reach the WebContainer server');
+    expect(boot.state).toMatchObject({ state: 'ready', reason: 'error', canRetryWebContainer: true });
+  });
+
+  it('does not even try WebContainer on a page that is not cross-origin isolated', async () => {
+    let tried = false;
+    const boot = new RuntimeBoot({
+      isolated: false,
+      bootWebContainer: async () => {
+        tried = true;
+        return createEmbeddedRuntime();
+      },
+      createEmbedded: () => createEmbeddedRuntime(),
+    });
+    const result = await boot.boot('auto');
+    expect(tried).toBe(false);
+    expect(result.notice).toMatch(/cross-origin isolated/);
+    expect(boot.state).toMatchObject({ state: 'ready', reason: 'not-cross-origin-isolated', canRetryWebContainer: false });
+  });
+
+  it('reports an unsupported browser', async () => {
+    const boot = new RuntimeBoot({ isolated: true, supported: false, bootWebContainer: never, createEmbedded: () => createEmbeddedRuntime() });
+    await boot.boot('auto');
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', reason: 'unsupported-browser' });
+  });
+
+  it('honours a forced embedded runtime without touching WebContainer', async () => {
+    let tried = false;
+    const boot = new RuntimeBoot({
+      isolated: true,
+      supported: true,
+      bootWebContainer: () => {
+        tried = true;
+        return never();
+      },
+      createEmbedded: () => createEmbeddedRuntime(),
+    });
+    const result = await boot.boot('embedded');
+    expect(tried).toBe(false);
+    expect(result).toMatchObject({ kind: 'embedded', notice: undefined });
+  });
+
+  it('fails, with the reason, when WebContainer is forced and cannot start', async () => {
+    const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 50, bootWebContainer: never, createEmbedded: () => createEmbeddedRuntime() });
+    await expect(boot.boot('webcontainer')).rejects.toBeInstanceOf(RuntimeBootError);
+    expect(boot.state).toMatchObject({ state: 'failed', kind: 'webcontainer', reason: 'timed-out', canRetryWebContainer: true });
+  });
+
+  it('tries WebContainer again and carries the workspace over', async () => {
+    let attempt = 0;
+    const container = await createEmbeddedRuntime({ workdir: '/home/wc' });
+    const boot = new RuntimeBoot({
+      isolated: true,
+      supported: true,
+      timeoutMs: 50,
+      bootWebContainer: () => (++attempt === 1 ? never() : Promise.resolve(container)),
+      createEmbedded: () => createEmbeddedRuntime(),
+    });
+    const first = await boot.boot('auto');
+    await first.runtime.writeFile('work.txt', 'made while offline');
+    const second = await boot.retryWebContainer();
+    expect(second?.runtime).toBe(container);
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'webcontainer', canRetryWebContainer: false });
+    expect(text(await container.readFile('work.txt'))).toBe('made while offline');
+  });
+
+  it('keeps the embedded runtime when the retry fails too', async () => {
+    const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 50, bootWebContainer: rejects, createEmbedded: () => createEmbeddedRuntime() });
+    await boot.boot('auto');
+    expect(await boot.retryWebContainer()).toBeUndefined();
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', canRetryWebContainer: true });
+    expect(boot.state.state === 'ready' && boot.state.notice).toMatch(/still could not start/);
+  });
+
+  it('fails visibly when even the embedded runtime cannot start', async () => {
+    const boot = new RuntimeBoot({ isolated: false, bootWebContainer: never, createEmbedded: () => Promise.reject(new Error('worker blocked')) });
+    await expect(boot.boot('auto')).rejects.toThrow(/worker blocked/);
+    expect(boot.state).toMatchObject({ state: 'failed', kind: 'embedded', reason: 'error' });
+  });
+});
