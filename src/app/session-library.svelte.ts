@@ -1,0 +1,406 @@
+// The stored sessions and the one that is open: list, search, open and switch (the page has one sandbox, so a switch
+// saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
+// message, restore a checkpoint, import a repo or a session file, and changes made in other tabs.
+import type { Message } from '../ai/types';
+import type { Runtime } from '../runtime/types';
+import {
+  acquireSessionLock,
+  createSessionStore,
+  openSessionEvents,
+  requestPersistentStorage,
+  SNAPSHOT_EXCLUDE,
+  StorageFullError,
+  type SessionEvents,
+  type SessionLock,
+  type SessionRecord,
+  type SessionStore,
+  type ZipImportProgress,
+} from '../store';
+import type { SessionController } from './session-controller.svelte';
+import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
+import { importSharedSession, prepareSessionExport, type PreparedExport } from './session-sharing';
+import { importRepo, type RepoImport, type RepoSource } from './workspace-io';
+
+/** What the library needs from the page: the sandbox, and a controller for a session's transcript. */
+export interface SessionHost {
+  /** The one sandbox of this page; null while it boots. */
+  readonly runtime: Runtime | null;
+  createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): SessionController;
+}
+
+export type SessionLibraryOptions = {
+  store: SessionStore;
+  host: SessionHost;
+  events?: SessionEvents;
+  acquireLock?: (id: string) => Promise<SessionLock | null>;
+};
+
+type RestoreUndo = { seq: number; zip: Uint8Array };
+
+const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
+
+/** Opens the IndexedDB store with cross-tab events wired in, and the library over it. */
+export function createSessionLibrary(host: SessionHost, options: { prefix?: string } = {}): SessionLibrary {
+  const events = openSessionEvents();
+  let library: SessionLibrary | null = null;
+  const store = createSessionStore({
+    prefix: options.prefix,
+    onChange: (change) => {
+      events.publish(change);
+      library?.refreshSoon();
+    },
+  });
+  library = new SessionLibrary({ store, host, events });
+  return library;
+}
+
+/** The sessions of this browser and the open one; components render it and call its methods. */
+export class SessionLibrary {
+  readonly store: SessionStore;
+  records = $state.raw<SessionRecord[]>([]);
+  query = $state('');
+  current = $state.raw<SessionController | null>(null);
+  /** True when another tab has the open session: it is shown, but nothing can be sent or changed. */
+  readOnly = $state(false);
+  saveState = $state<SaveState>('saved');
+  /** A storage problem the person must see (a full disk), until it is resolved or dismissed. */
+  storageError = $state<string | null>(null);
+  /** The outcome of the last action that went wrong (open, delete, fork, restore), written for the person. */
+  notice = $state<string | null>(null);
+  /** Opening or switching a session. */
+  busy = $state(false);
+  pendingDelete = $state.raw<SessionRecord | null>(null);
+  /** The workspace as it was before the last checkpoint restore, for "Undo". */
+  restoreUndo = $state.raw<RestoreUndo | null>(null);
+  /** Whether the browser agreed not to evict stored data (null: it cannot say). */
+  persisted = $state<boolean | null>(null);
+
+  private readonly options: SessionLibraryOptions;
+  private persistence: SessionPersistence | null = null;
+  private lock: SessionLock | null = null;
+  private work: Promise<unknown> = Promise.resolve();
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(options: SessionLibraryOptions) {
+    this.options = options;
+    this.store = options.store;
+  }
+
+  /** Sessions matching the search (title, model or provider), most recently used first. */
+  get visible(): SessionRecord[] {
+    const q = this.query.trim().toLowerCase();
+    if (!q) return this.records;
+    return this.records.filter((r) => `${r.title}\n${r.model}\n${r.provider}`.toLowerCase().includes(q));
+  }
+
+  get currentRecord(): SessionRecord | undefined {
+    const id = this.current?.id;
+    return id ? this.records.find((r) => r.id === id) : undefined;
+  }
+
+  /** Seqs of the open session's user messages that have a stored workspace checkpoint. */
+  get checkpoints(): number[] {
+    return this.currentRecord?.checkpoints ?? [];
+  }
+
+  /** Lists the sessions, listens to other tabs, asks for persistent storage and opens the last session (or a new one). */
+  async start(): Promise<void> {
+    this.unsubscribe = this.options.events?.subscribe((change) => {
+      if (change.type === 'deleted' && change.id === this.current?.id) {
+        this.notice = 'This session was deleted in another tab. It stays on screen until you switch away.';
+      }
+      this.refreshSoon();
+    }) ?? null;
+    void requestPersistentStorage().then((granted) => (this.persisted = granted));
+    await this.refresh();
+    const latest = this.records[0];
+    if (latest) await this.open(latest.id);
+    else await this.newSession();
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.options.events?.close();
+    this.persistence?.detach();
+    this.lock?.release();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.records = await this.store.listSessions();
+    } catch (error) {
+      this.notice = `The session list could not be read: ${message(error)}`;
+    }
+  }
+
+  /** Refreshes the list once after a burst of changes (every stored message is a change). */
+  refreshSoon(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      void this.refresh();
+    }, 100);
+  }
+
+  /** Starts a new session with an empty workspace and opens it. */
+  newSession(): Promise<void> {
+    return this.exclusive(async () => {
+      const runtime = this.requireRuntime();
+      await this.leaveCurrent();
+      const record = await this.store.createSession();
+      await this.enter(record.id, runtime);
+    });
+  }
+
+  /** Opens stored session `id` (its transcript and workspace); read-only when another tab has it open. */
+  open(id: string): Promise<void> {
+    if (id === this.current?.id) return Promise.resolve();
+    return this.exclusive(async () => {
+      const runtime = this.requireRuntime();
+      await this.leaveCurrent();
+      await this.enter(id, runtime);
+    });
+  }
+
+  rename(id: string, title: string): Promise<void> {
+    return this.report(async () => {
+      const record = await this.store.renameSession(id, title);
+      if (this.current?.id === id) this.current.title = record.title || 'New session';
+      await this.refresh();
+    });
+  }
+
+  requestDelete(id: string): void {
+    this.pendingDelete = this.records.find((r) => r.id === id) ?? null;
+  }
+
+  cancelDelete(): void {
+    this.pendingDelete = null;
+  }
+
+  /** Deletes the session asked about; the open session is replaced by the next one (or a new one). */
+  confirmDelete(): Promise<void> {
+    const target = this.pendingDelete;
+    this.pendingDelete = null;
+    if (!target) return Promise.resolve();
+    return this.exclusive(async () => {
+      const isCurrent = target.id === this.current?.id;
+      if (isCurrent) {
+        if (this.current?.running) throw new Error('The agent is working in this session. Stop it first, then delete.');
+        this.detachCurrent();
+      } else {
+        const lock = await (this.options.acquireLock ?? acquireSessionLock)(target.id);
+        if (!lock) throw new Error(`“${target.title || 'Untitled'}” is open in another tab. Close it there first.`);
+        lock.release();
+      }
+      await this.store.deleteSession(target.id);
+      await this.refresh();
+      if (!isCurrent) return;
+      const runtime = this.requireRuntime();
+      const next = this.records[0];
+      await this.enter(next ? next.id : (await this.store.createSession()).id, runtime);
+    });
+  }
+
+  /**
+   * A new session with the transcript before user message `seq` and the workspace of that message's checkpoint;
+   * the message's text goes back into the prompt box so the person can change it and send.
+   */
+  fork(seq: number): Promise<void> {
+    return this.exclusive(async () => {
+      const from = this.current;
+      if (!from) return;
+      const runtime = this.requireRuntime();
+      await this.persistence?.flush();
+      const result = await this.store.forkSession(from.id, seq);
+      await this.leaveCurrent();
+      await this.enter(result.session.id, runtime);
+      if (this.current) this.current.draft = promptText(result.prompt);
+      if (result.workspace !== 'checkpoint') {
+        this.notice =
+          result.workspace === 'baseline'
+            ? 'No workspace was kept for that message, so the fork starts from the imported baseline.'
+            : 'No workspace was kept for that message, so the fork starts with an empty workspace.';
+      }
+    });
+  }
+
+  /** Puts the workspace back as it was when user message `seq` was sent (the transcript stays). */
+  restoreCheckpoint(seq: number): Promise<void> {
+    return this.exclusive(async () => {
+      const runtime = this.requireWritable();
+      const id = this.current!.id;
+      const before = await runtime.exportZip({ exclude: snapshotExclude });
+      await restoreWorkspace(this.store, runtime, id, { checkpoint: seq });
+      this.restoreUndo = { seq, zip: before };
+      await this.persistence?.workspaceReplaced();
+    });
+  }
+
+  /** Undoes the last checkpoint restore. */
+  undoRestore(): Promise<void> {
+    const undo = this.restoreUndo;
+    this.restoreUndo = null;
+    if (!undo) return Promise.resolve();
+    return this.exclusive(async () => {
+      const runtime = this.requireWritable();
+      await runtime.importZip(undo.zip);
+      await this.persistence?.workspaceReplaced();
+    });
+  }
+
+  /**
+   * Imports a repo into the open session's workspace; it becomes the session's baseline. Throws (for the import
+   * UI to show) when the repo is refused or the import is cancelled; the workspace is untouched then.
+   */
+  async importRepo(source: RepoSource, options: { onProgress?: (p: ZipImportProgress) => void; signal?: AbortSignal } = {}): Promise<RepoImport> {
+    const run = async () => {
+      const runtime = this.requireWritable();
+      const id = this.current!.id;
+      const result = await importRepo(runtime, source, options);
+      try {
+        await this.store.saveSnapshot(id, 'baseline', result.zip);
+        await this.persistence?.workspaceReplaced();
+      } catch (error) {
+        this.storageProblem(error);
+      }
+      await this.refresh();
+      return result;
+    };
+    const next = this.work.then(run, run);
+    this.work = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Validates a session file and opens it as a new session; throws SessionFileError (nothing stored) if invalid. */
+  async importSessionFile(data: Uint8Array): Promise<SessionRecord> {
+    const record = await importSharedSession(this.store, data);
+    await this.refresh();
+    await this.open(record.id);
+    return record;
+  }
+
+  /** The open session gathered for export (everything saved first) with its secret scan. */
+  async prepareExport(knownSecrets: string[]): Promise<PreparedExport> {
+    const id = this.current?.id;
+    if (!id) throw new Error('There is no session to export yet.');
+    await this.persistence?.flush();
+    return prepareSessionExport(this.store, id, knownSecrets);
+  }
+
+  /** Waits until everything of the open session is stored. */
+  async flush(): Promise<void> {
+    await this.persistence?.flush();
+    await this.refresh();
+  }
+
+  /** Tries the failed writes again (after the person freed space). */
+  async retrySaving(): Promise<void> {
+    this.storageError = null;
+    await this.persistence?.retry();
+  }
+
+  private async enter(id: string, runtime: Runtime): Promise<void> {
+    const opened = await openStoredSession(this.store, id, this.options.acquireLock);
+    try {
+      await restoreWorkspace(this.store, runtime, id);
+    } catch (error) {
+      opened.lock?.release();
+      throw error;
+    }
+    const { record, messages, lock } = opened;
+    const controller = this.options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages });
+    this.lock = lock;
+    this.readOnly = !lock;
+    this.restoreUndo = null;
+    if (lock) {
+      const persistence = new SessionPersistence({
+        store: this.store,
+        runtime,
+        sessionId: id,
+        onStateChange: (state, error) => {
+          this.saveState = state;
+          if (error) this.storageProblem(error);
+          else if (state === 'saved') this.storageError = null;
+        },
+      });
+      persistence.attach(controller);
+      this.persistence = persistence;
+    }
+    this.current = controller;
+    await this.refresh();
+  }
+
+  private async leaveCurrent(): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    if (current.running) throw new Error('The agent is still working in this session. Stop it first, then switch.');
+    await this.persistence?.flush();
+    this.detachCurrent();
+  }
+
+  private detachCurrent(): void {
+    this.persistence?.detach();
+    this.persistence = null;
+    this.lock?.release();
+    this.lock = null;
+    this.current?.dispose();
+    this.current = null;
+    this.saveState = 'saved';
+  }
+
+  private requireRuntime(): Runtime {
+    const runtime = this.options.host.runtime;
+    if (!runtime) throw new Error('The sandbox is still starting; try again in a moment.');
+    return runtime;
+  }
+
+  private requireWritable(): Runtime {
+    const runtime = this.requireRuntime();
+    if (!this.current) throw new Error('Open a session first.');
+    if (this.readOnly) throw new Error('This session is open in another tab, so it is read-only here.');
+    if (this.current.running) throw new Error('The agent is working; stop it first.');
+    return runtime;
+  }
+
+  /** Runs one open/switch/delete at a time; a failure becomes the notice. */
+  private exclusive(job: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      this.busy = true;
+      try {
+        await job();
+      } catch (error) {
+        this.storageProblem(error);
+        this.notice = message(error);
+      } finally {
+        this.busy = false;
+      }
+    };
+    const next = this.work.then(run, run);
+    this.work = next;
+    return next;
+  }
+
+  private async report(job: () => Promise<void>): Promise<void> {
+    try {
+      await job();
+    } catch (error) {
+      this.storageProblem(error);
+      this.notice = message(error);
+    }
+  }
+
+  private storageProblem(error: unknown): void {
+    if (error instanceof StorageFullError) this.storageError = error.message;
+  }
+}
+
+function promptText(prompt: Message): string {
+  if (prompt.role !== 'user') return '';
+  return typeof prompt.content === 'string' ? prompt.content : prompt.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

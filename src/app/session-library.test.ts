@@ -1,0 +1,238 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScriptedStreamFn, toolCall, type ScriptedTurnInput } from '../ai/providers/scripted';
+import type { Model } from '../ai/types';
+import { createEmbeddedRuntime } from '../runtime/embedded';
+import type { Runtime } from '../runtime/types';
+import { createSessionStore, openSessionEvents, SessionFileError, zipFromFiles, type SessionLock } from '../store';
+import { createCodingTools } from '../tools';
+import { SessionController } from './session-controller.svelte';
+import { SessionLibrary, type SessionHost } from './session-library.svelte';
+import { buildExport } from './session-sharing';
+import { defaultSettings, type Settings } from './settings';
+
+const model: Model = {
+  provider: 'mock', id: 'mock-model', name: 'Mock', contextWindow: 100_000, maxTokens: 4096,
+  input: ['text'], reasoning: false, cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 },
+};
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+let counter = 0;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+type Setup = { library: SessionLibrary; runtime: Runtime; script(turns: ScriptedTurnInput[]): void };
+
+async function setup(options: { prefix?: string; locks?: Map<string, boolean>; channel?: string } = {}): Promise<Setup> {
+  const prefix = options.prefix ?? `library-${counter++}-`;
+  const runtime = await createEmbeddedRuntime();
+  const tools = createCodingTools(runtime);
+  const settings: Settings = { ...defaultSettings(), apiKey: 'sk-ant-this-is-my-own-secret-key-0001' };
+  let streamFn = createScriptedStreamFn([]);
+  const host: SessionHost = {
+    runtime,
+    createController: (init) =>
+      new SessionController({ ...init, runtime, tools, getSettings: () => settings, resolveModel: () => model, streamFn: (...a) => streamFn(...a), scheduleUpdate: (fn) => queueMicrotask(fn) }),
+  };
+  const events = openSessionEvents(options.channel ?? `test-${prefix}`);
+  let library: SessionLibrary | null = null;
+  const store = createSessionStore({ prefix, onChange: (c) => { events.publish(c); library?.refreshSoon(); } });
+  const locks = options.locks;
+  const acquireLock = async (id: string): Promise<SessionLock | null> => {
+    if (!locks) return { release() {} };
+    if (locks.get(id)) return null;
+    locks.set(id, true);
+    return { release: () => locks.set(id, false) };
+  };
+  library = new SessionLibrary({ store, host, events, acquireLock });
+  cleanups.push(() => { library?.stop(); store.close(); });
+  return { library, runtime, script: (turns) => (streamFn = createScriptedStreamFn(turns)) };
+}
+
+const read = async (runtime: Runtime, path: string) => dec.decode(await runtime.readFile(path));
+const names = async (runtime: Runtime) => (await runtime.readdir(runtime.workdir)).map((e) => e.name).sort();
+
+async function runPrompt(s: Setup, prompt: string, turns: ScriptedTurnInput[]) {
+  s.script(turns);
+  s.library.current!.send(prompt);
+  await s.library.current!.idle();
+  await s.library.flush();
+}
+
+describe('SessionLibrary', () => {
+  it('opens a new empty session on first start, and the same session (transcript and workspace) after a reload', async () => {
+    const first = await setup({ prefix: 'reload-' });
+    await first.library.start();
+    expect(first.library.records).toHaveLength(1);
+    await runPrompt(first, 'Write hello.txt', [{ content: [toolCall('write', { path: 'hello.txt', content: 'hi\n' })] }, { content: 'Done.' }]);
+    const id = first.library.current!.id;
+    expect(first.library.currentRecord?.title).toBe('Write hello.txt');
+    first.library.stop();
+
+    const second = await setup({ prefix: 'reload-' });
+    await second.library.start();
+    expect(second.library.current?.id).toBe(id);
+    expect(second.library.current?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant']);
+    expect(await read(second.runtime, 'hello.txt')).toBe('hi\n');
+    expect(second.library.records).toHaveLength(1);
+  });
+
+  it('switching sessions swaps the workspace and keeps each one', async () => {
+    const s = await setup();
+    await s.library.start();
+    await runPrompt(s, 'make a', [{ content: [toolCall('write', { path: 'a.txt', content: 'A' })] }, { content: 'ok' }]);
+    const a = s.library.current!.id;
+    await s.library.newSession();
+    expect(await names(s.runtime)).toEqual([]);
+    await runPrompt(s, 'make b', [{ content: [toolCall('write', { path: 'b.txt', content: 'B' })] }, { content: 'ok' }]);
+    await s.library.open(a);
+    expect(await names(s.runtime)).toEqual(['a.txt']);
+    expect(s.library.current?.messages[0]).toMatchObject({ role: 'user', content: 'make a' });
+    expect(s.library.records.map((r) => r.title).sort()).toEqual(['make a', 'make b']);
+  });
+
+  it('refuses to switch while the agent runs, and says why', async () => {
+    const s = await setup();
+    await s.library.start();
+    s.script([{ content: [toolCall('bash', { command: 'sleep 0.3' })] }, { content: 'ok' }]);
+    s.library.current!.send('slow');
+    await s.library.newSession();
+    expect(s.library.notice).toMatch(/Stop it first/);
+    await s.library.current!.idle();
+  });
+
+  it('forks from a user message: earlier transcript, that checkpoint’s workspace, the prompt back in the box', async () => {
+    const s = await setup();
+    await s.library.start();
+    await s.runtime.writeFile('a.txt', 'original');
+    await runPrompt(s, 'first', [{ content: [toolCall('write', { path: 'a.txt', content: 'after first' })] }, { content: 'ok' }]);
+    await runPrompt(s, 'second', [{ content: [toolCall('write', { path: 'a.txt', content: 'after second' })] }, { content: 'ok' }]);
+    const parent = s.library.current!.id;
+    const secondSeq = s.library.current!.messages.findIndex((m) => m.role === 'user' && m.content === 'second');
+    expect(s.library.checkpoints).toEqual([0, secondSeq]);
+
+    await s.library.fork(secondSeq);
+    const fork = s.library.current!;
+    expect(fork.id).not.toBe(parent);
+    expect(fork.messages).toHaveLength(secondSeq);
+    expect(fork.draft).toBe('second');
+    expect(await read(s.runtime, 'a.txt')).toBe('after first');
+
+    await s.library.open(parent);
+    await s.library.fork(0);
+    expect(s.library.current!.messages).toHaveLength(0);
+    expect(await read(s.runtime, 'a.txt')).toBe('original');
+  });
+
+  it('restores the workspace to a checkpoint, keeps the transcript, and can undo', async () => {
+    const s = await setup();
+    await s.library.start();
+    await runPrompt(s, 'edit', [{ content: [toolCall('write', { path: 'x.txt', content: 'new' })] }, { content: 'ok' }]);
+    await s.library.restoreCheckpoint(0);
+    expect(await names(s.runtime)).toEqual([]);
+    expect(s.library.current!.messages).toHaveLength(4);
+    await s.library.undoRestore();
+    expect(await read(s.runtime, 'x.txt')).toBe('new');
+  });
+
+  it('deletes only after confirmation and opens another session in place of the deleted one', async () => {
+    const s = await setup();
+    await s.library.start();
+    await runPrompt(s, 'keep me', [{ content: 'ok' }]);
+    const keep = s.library.current!.id;
+    await s.library.newSession();
+    await runPrompt(s, 'delete me', [{ content: 'ok' }]);
+    const doomed = s.library.current!.id;
+    s.library.requestDelete(doomed);
+    s.library.cancelDelete();
+    expect(s.library.records).toHaveLength(2);
+    s.library.requestDelete(doomed);
+    expect(s.library.pendingDelete?.title).toBe('delete me');
+    await s.library.confirmDelete();
+    expect(s.library.records.map((r) => r.id)).toEqual([keep]);
+    expect(s.library.current?.id).toBe(keep);
+  });
+
+  it('renames, and searches by title', async () => {
+    const s = await setup();
+    await s.library.start();
+    await runPrompt(s, 'first thing', [{ content: 'ok' }]);
+    await s.library.rename(s.library.current!.id, 'Refactor the parser');
+    expect(s.library.current!.title).toBe('Refactor the parser');
+    await s.library.newSession();
+    s.library.query = 'parser';
+    expect(s.library.visible.map((r) => r.title)).toEqual(['Refactor the parser']);
+    s.library.query = 'mock-model';
+    expect(s.library.visible).toHaveLength(1);
+  });
+
+  it('opens a session that another tab holds read-only, and refuses to change it', async () => {
+    const locks = new Map<string, boolean>();
+    const owner = await setup({ prefix: 'shared-', locks });
+    await owner.library.start();
+    await runPrompt(owner, 'owned', [{ content: 'ok' }]);
+    const other = await setup({ prefix: 'shared-', locks });
+    await other.library.start();
+    expect(other.library.current?.id).toBe(owner.library.current?.id);
+    expect(other.library.readOnly).toBe(true);
+    await other.library.restoreCheckpoint(0);
+    expect(other.library.notice).toMatch(/read-only/);
+    await expect(other.library.importRepo({ kind: 'folder', name: 'x', entries: [] })).rejects.toThrow(/read-only/);
+  });
+
+  it('shows sessions created in another tab', async () => {
+    const a = await setup({ prefix: 'tabs-', channel: 'tabs-channel' });
+    const b = await setup({ prefix: 'tabs-', channel: 'tabs-channel' });
+    await a.library.start();
+    await b.library.start();
+    const before = b.library.records.length;
+    await a.library.newSession();
+    for (let i = 0; i < 100 && b.library.records.length === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(b.library.records.length).toBe(before + 1);
+  });
+
+  it('imports a repo as the baseline; a refused zip leaves the workspace as it was', async () => {
+    const s = await setup();
+    await s.library.start();
+    await s.runtime.writeFile('mine.txt', 'keep');
+    const bad = new Uint8Array([80, 75, 3, 4, 1, 2, 3]);
+    await expect(s.library.importRepo({ kind: 'zip', name: 'bad.zip', data: bad })).rejects.toThrow();
+    expect(await names(s.runtime)).toEqual(['mine.txt']);
+
+    const repo = zipFromFiles(new Map([['repo-main/src/index.ts', enc.encode('export {}\n')], ['repo-main/README.md', enc.encode('# hi\n')]]));
+    const result = await s.library.importRepo({ kind: 'zip', name: 'repo.zip', data: repo });
+    expect(result).toMatchObject({ files: 2, strippedPrefix: 'repo-main/' });
+    expect(await names(s.runtime)).toEqual(['README.md', 'src']);
+    const baseline = await s.library.store.loadSnapshot(s.library.current!.id, 'baseline');
+    expect(baseline).toBeDefined();
+  });
+
+  it('exports a session (own key always redacted) that imports as a new session with its workspace', async () => {
+    const s = await setup();
+    await s.library.start();
+    const key = 'sk-ant-this-is-my-own-secret-key-0001';
+    await runPrompt(s, `use ${key} please`, [{ content: [toolCall('write', { path: 'out.txt', content: 'result' })] }, { content: 'ok' }]);
+    const source = s.library.current!.id;
+    const prepared = await s.library.prepareExport([key]);
+    expect(prepared.findings.some((f) => f.kind === 'known-secret')).toBe(true);
+    const file = await buildExport(prepared, [], 'session');
+    expect(file.fileName).toMatch(/\.conch\.zip$/);
+    const html = await buildExport(prepared, [], 'html');
+    expect(dec.decode(html.data)).not.toContain(key);
+
+    await s.library.newSession();
+    const imported = await s.library.importSessionFile(file.data);
+    expect(imported.id).not.toBe(source);
+    expect(s.library.current?.id).toBe(imported.id);
+    expect(JSON.stringify(s.library.current?.messages)).not.toContain(key);
+    expect(await read(s.runtime, 'out.txt')).toBe('result');
+
+    const broken = zipFromFiles(new Map([['session.jsonl', enc.encode('{"type":"header"}\n')]]));
+    const count = s.library.records.length;
+    await expect(s.library.importSessionFile(broken)).rejects.toBeInstanceOf(SessionFileError);
+    expect(s.library.records).toHaveLength(count);
+  });
+});

@@ -1,0 +1,111 @@
+// Moving a workspace in and out of the sandbox: importing a repo (zip or picked folder) with the store's safety
+// limits, the workspace as a zip download, and what changed since the session's baseline (diff, patch, revert).
+import type { Runtime } from '../runtime/types';
+import {
+  diffWorkspaces,
+  formatPatch,
+  readFolderFiles,
+  readRepoZip,
+  revertChange,
+  SNAPSHOT_EXCLUDE,
+  unzipToMap,
+  zipFromFiles,
+  ImportCancelledError,
+  type FileChange,
+  type FileMap,
+  type SessionStore,
+  type ZipImportOptions,
+  type ZipImportProgress,
+  type ZipImportResult,
+} from '../store';
+
+/** A repository the person chose: a .zip file's bytes, or the files of a picked folder. */
+export type RepoSource =
+  | { kind: 'zip'; name: string; data: Uint8Array }
+  | { kind: 'folder'; name: string; entries: { path: string; data: Uint8Array }[] };
+
+export type RepoImport = {
+  files: number;
+  bytes: number;
+  skipped: ZipImportResult['skipped'];
+  strippedPrefix?: string;
+  /** The imported tree as a workspace zip: store it as the session's baseline. */
+  zip: Uint8Array;
+};
+
+export type RepoImportOptions = {
+  onProgress?: (progress: ZipImportProgress) => void;
+  signal?: AbortSignal;
+  limits?: Pick<ZipImportOptions, 'maxFiles' | 'maxTotalBytes' | 'maxRatio'>;
+};
+
+const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
+
+/**
+ * Checks and unpacks a repo, then replaces the runtime's workspace with it. Any failure (unsafe entry, limits,
+ * damage, cancel) throws before the workspace is touched.
+ */
+export async function importRepo(runtime: Pick<Runtime, 'importZip'>, source: RepoSource, options: RepoImportOptions = {}): Promise<RepoImport> {
+  const result =
+    source.kind === 'zip'
+      ? await readRepoZip(source.data, { ...options.limits, onProgress: options.onProgress, signal: options.signal })
+      : readFolderFiles(source.entries, options.limits);
+  if (options.signal?.aborted) throw new ImportCancelledError();
+  // Stored uncompressed: it is inflated again right away, and deflating a large repo twice costs seconds.
+  const zip = zipFromFiles(result.files, { level: 0 });
+  await runtime.importZip(zip);
+  return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };
+}
+
+/** A sentence about entries left out of an import ('' when none were). */
+export function describeSkipped(skipped: RepoImport['skipped']): string {
+  if (skipped.length === 0) return '';
+  const counts = new Map<string, number>();
+  for (const { reason } of skipped) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const words: Record<string, [string, string]> = {
+    symlink: ['symbolic link', 'symbolic links'],
+    'os-metadata': ['system metadata file', 'system metadata files'],
+    encrypted: ['encrypted entry', 'encrypted entries'],
+    'unsupported-compression': ['entry with an unsupported compression', 'entries with an unsupported compression'],
+  };
+  const parts = [...counts].map(([reason, n]) => `${n} ${(words[reason] ?? [reason, reason])[n === 1 ? 0 : 1]}`);
+  return `Skipped ${parts.join(', ')}.`;
+}
+
+/** The workspace as a zip for download: every file, binaries included; node_modules left out (reinstallable). */
+export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>): Promise<Uint8Array> {
+  return runtime.exportZip({ exclude: snapshotExclude });
+}
+
+/** A download name for the workspace zip of a session titled `title`. */
+export function workspaceZipName(title: string): string {
+  const safe = title.replace(/[\\/:*?"<>|\x00-\x1f\x7f]/g, ' ').replace(/\.{2,}/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+  return `${safe.replace(/^\.+/, '') || 'workspace'}.zip`;
+}
+
+/** The session's baseline files (the imported tree); an empty map when it started from nothing. */
+export async function loadBaseline(store: Pick<SessionStore, 'loadSnapshot'>, sessionId: string): Promise<FileMap> {
+  const zip = await store.loadSnapshot(sessionId, 'baseline');
+  return zip ? unzipToMap(zip) : new Map();
+}
+
+/** Everything that differs between the baseline and the workspace now, sorted by path. */
+export async function workspaceChanges(runtime: Pick<Runtime, 'exportZip'>, baseline: FileMap): Promise<FileChange[]> {
+  const current = await unzipToMap(await runtime.exportZip({ exclude: snapshotExclude }));
+  return diffWorkspaces(baseline, current);
+}
+
+/** The changes as a patch `git apply` accepts on the original repo. */
+export function changesPatch(changes: FileChange[]): string {
+  return formatPatch(changes);
+}
+
+/** Puts one file back as the baseline has it (an added file is deleted). */
+export function revertFile(runtime: Pick<Runtime, 'workdir' | 'writeFile' | 'rm'>, change: FileChange, baseline: FileMap): Promise<void> {
+  return revertChange(runtime, change, baseline);
+}
+
+/** Whether `error` is the person cancelling, which needs no error message. */
+export function isCancel(error: unknown): boolean {
+  return error instanceof ImportCancelledError || (error instanceof Error && error.name === 'AbortError');
+}
