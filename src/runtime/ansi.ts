@@ -4,6 +4,8 @@
 const ESC = '\x1b';
 // OSC payloads are short (titles, marks, links); past this an unterminated one is treated as text, not held forever.
 const MAX_PENDING = 4096;
+// Everything that is not plain text: C0 controls except LF and TAB, DEL, and the 8-bit CSI.
+const SPECIAL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
 
 /** `text` without ANSI/OSC escape sequences, with CRLF and lone CR turned into LF and other control bytes removed. */
 export function stripAnsi(text: string): string {
@@ -22,6 +24,13 @@ export class AnsiStripper {
     let out = '';
     let i = 0;
     while (i < text.length) {
+      // Copy the run of plain text up to the next control character in one slice (floods are megabytes).
+      SPECIAL.lastIndex = i;
+      const found = SPECIAL.exec(text);
+      const next = found ? found.index : text.length;
+      if (next > i) out += text.slice(i, next);
+      if (next === text.length) break;
+      i = next;
       const ch = text[i];
       if (ch === ESC || ch === '\x9b') {
         const end = sequenceEnd(text, i);
@@ -45,13 +54,7 @@ export class AnsiStripper {
         i += text[i + 1] === '\n' ? 2 : 1;
         continue;
       }
-      const code = ch.charCodeAt(0);
-      if (code < 0x20 && ch !== '\n' && ch !== '\t') {
-        i += 1; // BEL, backspace and friends
-        continue;
-      }
-      out += ch;
-      i += 1;
+      i += 1; // BEL, backspace and other control bytes
     }
     return out;
   }
