@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { bundleReport } from './build/bundle-report.js';
 
 // WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page.
 const crossOriginIsolation = {
@@ -11,7 +12,7 @@ const crossOriginIsolation = {
 export default defineConfig({
   // Relative base: the static build can be hosted under any path.
   base: './',
-  plugins: [svelte()],
+  plugins: [svelte(), bundleReport()],
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
   worker: { format: 'es' },
