@@ -2,7 +2,8 @@
 // request and optionally carrying a fault. Shared by the four wire encoders and the server.
 
 export type MockBlock =
-  | { type: 'text'; text: string }
+  /** `deltas`, when given, are sent as the text's deltas exactly (they should join to `text`); else three. */
+  | { type: 'text'; text: string; deltas?: string[] }
   | { type: 'thinking'; thinking: string; signature?: string }
   /** `arguments` as a string is sent verbatim (use it for malformed JSON). */
   | {
@@ -39,6 +40,8 @@ export type MockTurn = {
   delayMs?: number;
   /** Wait between SSE frames. */
   chunkDelayMs?: number;
+  /** Send frames at this steady interval, measured from the first frame (no drift over long streams). */
+  frameIntervalMs?: number;
   fault?: MockFault;
 };
 
@@ -65,6 +68,11 @@ export function chunks(text: string, pieces = 3): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
+}
+
+/** The deltas a text block streams as. */
+export function textDeltas(block: Extract<MockBlock, { type: 'text' }>): string[] {
+  return block.deltas && block.deltas.length > 0 ? block.deltas : chunks(block.text);
 }
 
 /** Checks the script file / control-endpoint payload; throws a message naming the first problem. */

@@ -48,3 +48,19 @@ it('loads a script over HTTP, picks turns by rule, and records requests', async 
     ['/v1/chat/completions', 200, 1], ['/v1/chat/completions', 200, 0], ['/v1/chat/completions', 400, undefined],
   ]);
 });
+
+it('streams text as the given deltas, at a steady frame interval', async () => {
+  mock.setScript([{ content: [{ type: 'text', text: 'one two three four', deltas: ['one ', 'two ', 'three ', 'four'] }], frameIntervalMs: 25 }]);
+  const started = Date.now();
+  const response = await fetch(`${mock.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'go' }] }),
+  });
+  const body = await response.text();
+  const elapsed = Date.now() - started;
+  const contents = [...body.matchAll(/"content":"([^"]+)"/g)].map((m) => m[1]);
+  expect(contents).toEqual(['one ', 'two ', 'three ', 'four']);
+  // role frame, four deltas, finish, [DONE]: six intervals at least.
+  expect(elapsed).toBeGreaterThanOrEqual(6 * 25 - 5);
+});

@@ -117,7 +117,9 @@ export async function startMockProvider(options: { port?: number; script?: MockT
       connection: 'keep-alive',
     });
     const fault = turn.fault;
+    const firstFrameAt = Date.now();
     for (let i = 0; i < frames.length; i++) {
+      if (turn.frameIntervalMs && i > 0) await sleep(firstFrameAt + i * turn.frameIntervalMs - Date.now());
       if (fault && 'afterFrames' in fault && i === fault.afterFrames) {
         if (fault.type === 'disconnect') return void res.socket?.destroy();
         if (fault.type === 'malformed') return void res.end(malformedFrame(api));
@@ -258,5 +260,5 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

@@ -1,5 +1,5 @@
 // Anthropic Messages API streaming, framed as the real API frames it (named SSE events).
-import { argumentsText, chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+import { argumentsText, chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -20,7 +20,7 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
   turn.content.forEach((block, index) => {
     if (block.type === 'text') {
       frames.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
-      for (const text of chunks(block.text)) {
+      for (const text of textDeltas(block)) {
         frames.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
       }
     } else if (block.type === 'thinking') {

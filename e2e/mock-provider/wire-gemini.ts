@@ -1,5 +1,5 @@
 // Gemini streamGenerateContent?alt=sse (`data:` chunks separated by CRLF pairs; the last carries finishReason).
-import { chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+import { chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
 
 const data = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;
 
@@ -24,7 +24,7 @@ export function geminiFrames(turn: MockTurn, model: string, serial: number): str
         frames.push(chunk([{ text, thought: true, ...(last ? { thoughtSignature: block.signature ?? `gsig_mock_${serial}` } : {}) }]));
       });
     } else if (block.type === 'text') {
-      for (const text of chunks(block.text)) frames.push(chunk([{ text }]));
+      for (const text of textDeltas(block)) frames.push(chunk([{ text }]));
     } else {
       // Gemini sends each call whole; malformed string arguments cannot be expressed, so they arrive as {}.
       const args = typeof block.arguments === 'string' ? {} : block.arguments;

@@ -1,5 +1,5 @@
 // OpenAI Chat Completions streaming (`data:` chunks, a usage chunk, then [DONE]).
-import { argumentsText, chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+import { argumentsText, chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
 
 const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 
@@ -10,7 +10,7 @@ export function openAIChatFrames(turn: MockTurn, model: string, serial: number, 
   const frames = [chunk({ role: 'assistant', content: '' })];
   let toolIndex = 0;
   turn.content.forEach((block, index) => {
-    if (block.type === 'text') for (const content of chunks(block.text)) frames.push(chunk({ content }));
+    if (block.type === 'text') for (const content of textDeltas(block)) frames.push(chunk({ content }));
     else if (block.type === 'thinking') {
       for (const reasoning_content of chunks(block.thinking)) frames.push(chunk({ reasoning_content }));
     } else {

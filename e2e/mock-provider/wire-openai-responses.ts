@@ -1,5 +1,5 @@
 // OpenAI Responses API streaming (typed SSE events with sequence numbers, ending in response.completed/incomplete).
-import { argumentsText, chunks, stopReasonOf, usageOf, type MockTurn } from './script';
+import { argumentsText, chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
 
 export function openAIResponsesFrames(turn: MockTurn, model: string, serial: number): string[] {
   let sequence = 0;
@@ -33,7 +33,7 @@ export function openAIResponsesFrames(turn: MockTurn, model: string, serial: num
       const item_id = `msg_mock_${serial}_${output_index}`;
       emit('response.output_item.added', { output_index, item: { id: item_id, type: 'message', role: 'assistant', status: 'in_progress', content: [] } });
       emit('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const delta of chunks(block.text)) {
+      for (const delta of textDeltas(block)) {
         emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
       }
       emit('response.output_text.done', { item_id, output_index, content_index: 0, text: block.text, logprobs: [] });
