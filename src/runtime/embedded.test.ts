@@ -59,8 +59,8 @@ describe('createEmbeddedRuntime', () => {
 
   it('stops a tight loop when a cross-thread interrupt flag is raised', async () => {
     let polls = 0;
-    const runtime = await createEmbeddedRuntime({ interruptRequested: () => ++polls > 1000 });
-    const result = await runtime.exec('while true; do :; done');
+    const runtime = await createEmbeddedRuntime();
+    const result = await runtime.exec('while true; do :; done', { interruptRequested: () => ++polls > 1000 });
     expect(result.exitCode).toBeNull();
     expect(result.output).toMatch(/aborted/);
   });
@@ -89,8 +89,8 @@ describe('createEmbeddedRuntime', () => {
   it('resolves symlinks in realpath', async () => {
     const runtime = await createEmbeddedRuntime({ files: { 'real.txt': 'r' } });
     await runtime.exec('ln -s real.txt alias.txt');
-    expect(await runtime.realpath?.('alias.txt')).toBe('/home/project/real.txt');
-    expect(await runtime.realpath?.('not-yet.txt')).toBe('/home/project/not-yet.txt');
+    expect(await runtime.realpath('alias.txt')).toBe('/home/project/real.txt');
+    expect(await runtime.realpath('not-yet.txt')).toBe('/home/project/not-yet.txt');
     expect(await runtime.stat('alias.txt')).toEqual({ type: 'file', size: 1 });
     expect(await runtime.readdir('.')).toContainEqual({ name: 'alias.txt', type: 'symlink' });
   });

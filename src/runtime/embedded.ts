@@ -19,7 +19,10 @@ export type EmbeddedRuntimeOptions = {
   files?: Record<string, string | Uint8Array>;
   /** Absolute workspace folder; default /home/project. */
   workdir?: string;
-  /** Polled at every shell statement; true stops the running command (the worker's cross-thread stop flag). */
+};
+
+export type EmbeddedExecOptions = ExecOptions & {
+  /** Polled at every shell statement; true stops the command (the worker's cross-thread stop flag). */
   interruptRequested?: () => boolean;
 };
 
@@ -27,27 +30,32 @@ export type EmbeddedRuntimeOptions = {
 // caller's timeout is what should stop a runaway loop.
 const EXECUTION_LIMITS = { maxCommandCount: 10_000_000, maxLoopIterations: 10_000_000 };
 
+/** The embedded runtime's own surface: a Runtime whose exec also takes a cross-thread stop flag. */
+export interface EmbeddedRuntime extends Runtime {
+  readonly kind: 'embedded';
+  exec(command: string, opts?: EmbeddedExecOptions): Promise<ExecResult>;
+  realpath(path: string): Promise<string>;
+}
+
 /** Creates the in-process embedded runtime with `files` written under `workdir`. */
-export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<Runtime> {
-  const runtime = new EmbeddedRuntime(options);
+export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<EmbeddedRuntime> {
+  const runtime = new InProcessEmbeddedRuntime(options);
   await runtime.init(options.files ?? {});
   return runtime;
 }
 
-class EmbeddedRuntime implements Runtime {
+class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   readonly kind = 'embedded' as const;
   readonly workdir: string;
   private readonly fs: ObservedFs;
   private readonly bash: Bash;
   private readonly changes = new WatchBatcher();
-  private readonly interruptRequested: (() => boolean) | undefined;
   private cwd: string;
   private disposed = false;
 
   constructor(options: EmbeddedRuntimeOptions) {
     this.workdir = normalizeAbsolute(options.workdir ?? DEFAULT_WORKDIR);
     this.cwd = this.workdir;
-    this.interruptRequested = options.interruptRequested;
     this.fs = new ObservedFs(new InMemoryFs(), (paths) => this.recordChanges(paths));
     this.bash = new Bash({
       fs: this.fs,
@@ -138,7 +146,7 @@ class EmbeddedRuntime implements Runtime {
 
   // ---- commands ----
 
-  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+  async exec(command: string, opts: EmbeddedExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
     const explicitCwd = opts.cwd !== undefined ? this.resolve(opts.cwd) : undefined;
     let startDir = explicitCwd ?? this.cwd;
@@ -154,7 +162,7 @@ class EmbeddedRuntime implements Runtime {
     const stopper = createExecSignal({
       external: opts.signal,
       timeoutMs: opts.timeoutMs,
-      interruptRequested: this.interruptRequested,
+      interruptRequested: opts.interruptRequested,
     });
     try {
       // `exec 2>&1` first makes just-bash write stdout and stderr into one stream, in the order they happen.

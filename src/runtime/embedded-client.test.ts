@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { createEmbeddedRuntimeInWorker } from './embedded-client';
+import { describeRuntimeContract } from './runtime-contract';
+import { createInMemoryWorker } from './testing/in-memory-worker';
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+describeRuntimeContract('embedded (through the worker protocol)', () =>
+  createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() }),
+);
+
+describe('createEmbeddedRuntimeInWorker', () => {
+  it('starts with the given files and workdir', async () => {
+    const runtime = await createEmbeddedRuntimeInWorker({
+      workdir: '/srv/app',
+      files: { 'a.txt': 'A' },
+      createWorker: () => createInMemoryWorker(),
+    });
+    expect(runtime.workdir).toBe('/srv/app');
+    expect(text(await runtime.readFile('a.txt'))).toBe('A');
+    await runtime.dispose();
+  });
+
+  it('streams output chunks to onOutput', async () => {
+    const runtime = await createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() });
+    const chunks: string[] = [];
+    const result = await runtime.exec('echo streamed', { onOutput: (chunk) => chunks.push(chunk) });
+    expect(chunks.join('')).toBe('streamed\n');
+    expect(result).toEqual({ output: 'streamed\n', exitCode: 0 });
+    await runtime.dispose();
+  });
+
+  it('replaces a worker that ignores a stop request and restores the files from before the command', async () => {
+    const workers: ReturnType<typeof createInMemoryWorker>[] = [];
+    const runtime = await createEmbeddedRuntimeInWorker({
+      stopGraceMs: 100,
+      createWorker: () => {
+        // The first worker never answers the stuck command (like a builtin spinning without statement boundaries).
+        const worker = createInMemoryWorker((m) => workers.length === 1 && m.type === 'exec' && m.command.includes('STUCK'));
+        workers.push(worker);
+        return worker;
+      },
+    });
+    await runtime.writeFile('kept.txt', 'before');
+    const started = Date.now();
+    const result = await runtime.exec('echo STUCK', { timeoutMs: 200 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.exitCode).toBeNull();
+    expect(result.output).toMatch(/timed out/);
+    expect(result.output).toMatch(/restarted/);
+    expect(workers).toHaveLength(2);
+    expect(workers[0].terminated).toBe(true);
+    expect(text(await runtime.readFile('kept.txt'))).toBe('before');
+    expect((await runtime.exec('echo alive')).output).toBe('alive\n');
+    await runtime.dispose();
+  });
+
+  it('rejects calls after dispose with a clear message', async () => {
+    const runtime = await createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() });
+    await runtime.dispose();
+    await expect(runtime.readFile('x')).rejects.toThrow(/disposed/);
+  });
+});

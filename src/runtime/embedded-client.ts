@@ -1,0 +1,220 @@
+// The embedded runtime as the page sees it: every Runtime method proxied to a Web Worker hosting just-bash, so a
+// long command never freezes the tab. Stop requests reach even a tight loop through a shared stop table (when the
+// page is cross-origin isolated). A command that still does not stop within STOP_GRACE_MS is ended the hard way:
+// the worker is terminated and a new one is started from the snapshot taken just before that command (files come
+// back as they were before it; the shell directory resets to the workdir) and the result says so.
+
+import type { EmbeddedRuntimeOptions } from './embedded';
+import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './embedded-protocol';
+import { appendNote, stopNote } from './exec-notes';
+import type { ExecOptions, ExecResult, Runtime } from './types';
+
+/** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
+export interface WorkerLike {
+  postMessage(message: ToWorker, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: { data: FromWorker }) => void): void;
+  addEventListener(type: 'error', listener: (event: { message?: string }) => void): void;
+  terminate(): void;
+}
+
+export type EmbeddedWorkerOptions = EmbeddedRuntimeOptions & {
+  /** Default: Vite's module worker for embedded-worker.ts. */
+  createWorker?: () => WorkerLike;
+  /** How long a command may take to end after a stop request before the worker is replaced. */
+  stopGraceMs?: number;
+};
+
+export const STOP_GRACE_MS = 3000;
+
+const defaultWorker = (): WorkerLike =>
+  new Worker(new URL('./embedded-worker.ts', import.meta.url), { type: 'module', name: 'conch-embedded-runtime' });
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; onOutput?: (chunk: string) => void };
+
+/** Starts the embedded runtime in a Web Worker and resolves once it is ready. */
+export async function createEmbeddedRuntimeInWorker(options: EmbeddedWorkerOptions = {}): Promise<Runtime> {
+  const client = new WorkerEmbeddedRuntime(options);
+  await client.start(options.files);
+  return client;
+}
+
+class WorkerEmbeddedRuntime implements Runtime {
+  readonly kind = 'embedded' as const;
+  workdir: string;
+  private worker: WorkerLike | undefined;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private readonly listeners = new Set<(paths: string[]) => void>();
+  private readonly stopTable: Int32Array | undefined;
+  private snapshot: Uint8Array | undefined;
+  private changedSinceSnapshot = true;
+  private disposed = false;
+
+  constructor(private readonly options: EmbeddedWorkerOptions) {
+    this.workdir = options.workdir ?? '/home/project';
+    this.stopTable =
+      typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false
+        ? new Int32Array(new SharedArrayBuffer(STOP_SLOTS * Int32Array.BYTES_PER_ELEMENT))
+        : undefined;
+  }
+
+  async start(files: EmbeddedRuntimeOptions['files']): Promise<void> {
+    const worker = (this.options.createWorker ?? defaultWorker)();
+    this.worker = worker;
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.addEventListener('message', ({ data }) => {
+        if (this.worker !== worker) return; // a replaced worker's late messages
+        if (data.type === 'ready') {
+          this.workdir = data.workdir;
+          resolve();
+        } else if (data.type === 'init-failed') reject(new Error(`The embedded runtime could not start: ${data.message}`));
+        else this.receive(data);
+      });
+      worker.addEventListener('error', (event) => {
+        const error = new Error(`The embedded runtime's worker failed: ${event.message ?? 'unknown error'}. Reload the page.`);
+        reject(error);
+        this.failAll(error);
+      });
+    });
+    worker.postMessage({
+      type: 'init',
+      options: { files, workdir: this.options.workdir },
+      stopTable: this.stopTable?.buffer as SharedArrayBuffer | undefined,
+    });
+    await ready;
+    worker.postMessage({ type: 'watch', enabled: true });
+  }
+
+  readFile = (...args: MethodArgs<'readFile'>) => this.call('readFile', args);
+  readdir = (...args: MethodArgs<'readdir'>) => this.call('readdir', args);
+  stat = (...args: MethodArgs<'stat'>) => this.call('stat', args);
+  realpath = (...args: MethodArgs<'realpath'>) => this.call('realpath', args);
+  exportZip = (...args: MethodArgs<'exportZip'>) => this.call('exportZip', args);
+  writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args);
+  mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args);
+  rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args);
+  rename = (...args: MethodArgs<'rename'>) => this.mutate('rename', args);
+  importZip = (...args: MethodArgs<'importZip'>) => this.mutate('importZip', args);
+
+  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    if (opts.signal?.aborted) return { output: stopNote('abort', undefined), exitCode: null };
+    if (this.changedSinceSnapshot) {
+      this.snapshot = await this.exportZip({ exclude: [] });
+      this.changedSinceSnapshot = false;
+    }
+    const id = this.nextId++;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    let stopReason: 'timeout' | 'abort' | undefined;
+    const result = new Promise<ExecResult>((resolve, reject) => {
+      this.pending.set(id, { resolve: (value) => resolve(value as ExecResult), reject, onOutput: opts.onOutput });
+    });
+    const requestStop = (reason: 'timeout' | 'abort'): void => {
+      if (stopReason) return;
+      stopReason = reason;
+      if (this.stopTable) Atomics.store(this.stopTable, id % STOP_SLOTS, id);
+      this.post({ type: 'abort', id });
+      const grace = this.options.stopGraceMs ?? STOP_GRACE_MS;
+      watchdog = setTimeout(() => void this.replaceWorker(id, reason, opts.timeoutMs), grace);
+    };
+    const onAbort = () => requestStop('abort');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // The worker enforces timeoutMs itself; this only starts the grace period if it cannot.
+    const timer = opts.timeoutMs !== undefined ? setTimeout(() => requestStop('timeout'), opts.timeoutMs) : undefined;
+    this.post({ type: 'exec', id, command, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, stream: opts.onOutput !== undefined });
+    try {
+      return await result;
+    } finally {
+      this.changedSinceSnapshot = true; // the command may have written files; its watch batch may still be in flight
+      clearTimeout(timer);
+      clearTimeout(watchdog);
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  watch(listener: (paths: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.failAll(new Error('The embedded runtime was disposed.'));
+    this.listeners.clear();
+  }
+
+  private async mutate<M extends ForwardedMethod>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
+    this.changedSinceSnapshot = true;
+    return this.call(method, args);
+  }
+
+  private call<M extends ForwardedMethod>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
+    const id = this.nextId++;
+    return new Promise<MethodResult<M>>((resolve, reject) => {
+      this.pending.set(id, { resolve: (value) => resolve(value as MethodResult<M>), reject });
+      // Arguments are copied (not transferred): the caller may keep using its buffers.
+      this.post({ type: 'call', id, method, args } as ToWorker);
+    });
+  }
+
+  private post(message: ToWorker): void {
+    if (this.disposed || !this.worker) throw new Error('The embedded runtime was disposed; create a new one to keep working.');
+    this.worker.postMessage(message);
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.type) {
+      case 'result':
+      case 'error': {
+        const pending = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.type === 'result') pending?.resolve(message.value);
+        else pending?.reject(new Error(message.message));
+        return;
+      }
+      case 'output':
+        this.pending.get(message.id)?.onOutput?.(message.chunk);
+        return;
+      case 'changes':
+        this.changedSinceSnapshot = true;
+        for (const listener of [...this.listeners]) listener(message.paths);
+        return;
+      case 'ready':
+      case 'init-failed':
+        return;
+      default: {
+        const unknown: never = message;
+        throw new Error(`Unknown message ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  /** Last resort for a command that ignores stop requests: a fresh worker, restored from the pre-command snapshot. */
+  private async replaceWorker(execId: number, reason: 'timeout' | 'abort', timeoutMs: number | undefined): Promise<void> {
+    const stuck = this.pending.get(execId);
+    if (!stuck) return;
+    this.pending.delete(execId);
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.failAll(new Error('The embedded runtime was restarted while this call ran (a command would not stop); try again.'));
+    const note =
+      '[the command did not respond to the stop request, so the embedded runtime was restarted: files are back to ' +
+      'how they were before this command and the shell is in the workdir again]';
+    try {
+      await this.start(undefined);
+      if (this.snapshot) await this.call('importZip', [this.snapshot]);
+      stuck.resolve({ output: appendNote(stopNote(reason, timeoutMs), note), exitCode: null });
+    } catch (error) {
+      stuck.resolve({ output: `${stopNote(reason, timeoutMs)}\n[the embedded runtime could not be restarted: ${String(error)}]`, exitCode: null });
+    }
+  }
+
+  private failAll(error: Error): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of pending) entry.reject(error);
+  }
+}

@@ -1,0 +1,123 @@
+// The worker side of the embedded runtime: answers embedded-client.ts's messages with an in-process runtime. A stop
+// request reaches a tight loop through a SharedArrayBuffer the shell polls. Wired to the worker's globals by
+// embedded-worker.ts; tests wire it to an in-memory message channel.
+
+import { createEmbeddedRuntime, type EmbeddedRuntime } from './embedded';
+import { STOP_SLOTS, type CallRequest, type FromWorker, type ToWorker } from './embedded-protocol';
+
+// just-bash's defense-in-depth mode blocks `Atomics` for scripts while they run; the stop-flag check is host code,
+// so it keeps the original function, taken before any script starts.
+const loadAtomic = Atomics.load.bind(Atomics);
+
+export type PostToPage = (message: FromWorker, transfer?: Transferable[]) => void;
+
+/** A message handler serving one embedded runtime; `post` sends replies to the page. */
+export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Promise<void> {
+  let runtime: EmbeddedRuntime | undefined;
+  let stopTable: Int32Array | undefined;
+  let stopWatching: (() => void) | undefined;
+  const aborts = new Map<number, AbortController>();
+
+  return handle;
+
+  async function handle(message: ToWorker): Promise<void> {
+    switch (message.type) {
+      case 'init':
+        try {
+          runtime = await createEmbeddedRuntime(message.options);
+          stopTable = message.stopTable ? new Int32Array(message.stopTable) : undefined;
+          post({ type: 'ready', workdir: runtime.workdir });
+        } catch (error) {
+          post({ type: 'init-failed', message: errorText(error) });
+        }
+        return;
+      case 'call':
+        return answer(message);
+      case 'exec':
+        return runExec(message);
+      case 'abort':
+        aborts.get(message.id)?.abort();
+        return;
+      case 'watch':
+        stopWatching?.();
+        stopWatching = message.enabled ? runtime?.watch((paths) => post({ type: 'changes', paths })) : undefined;
+        return;
+      default: {
+        const unknown: never = message;
+        throw new Error(`Unknown message ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  async function answer(request: CallRequest): Promise<void> {
+    try {
+      const value = await callMethod(request);
+      const transfer = value instanceof Uint8Array ? [value.buffer] : [];
+      post({ type: 'result', id: request.id, value }, transfer);
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
+    }
+  }
+
+  function callMethod(request: CallRequest): Promise<unknown> {
+    const rt = requireRuntime();
+    switch (request.method) {
+      case 'readFile':
+        return rt.readFile(...request.args);
+      case 'writeFile':
+        return rt.writeFile(...request.args);
+      case 'readdir':
+        return rt.readdir(...request.args);
+      case 'stat':
+        return rt.stat(...request.args);
+      case 'mkdir':
+        return rt.mkdir(...request.args);
+      case 'rm':
+        return rt.rm(...request.args);
+      case 'rename':
+        return rt.rename(...request.args);
+      case 'realpath':
+        return rt.realpath(...request.args);
+      case 'exportZip':
+        return rt.exportZip(...request.args);
+      case 'importZip':
+        return rt.importZip(...request.args);
+      default: {
+        const unknown: never = request;
+        throw new Error(`Unknown method ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  async function runExec(request: Extract<ToWorker, { type: 'exec' }>): Promise<void> {
+    const controller = new AbortController();
+    aborts.set(request.id, controller);
+    const table = stopTable;
+    const slot = request.id % STOP_SLOTS;
+    try {
+      const result = await requireRuntime().exec(request.command, {
+        cwd: request.cwd,
+        env: request.env,
+        timeoutMs: request.timeoutMs,
+        signal: controller.signal,
+        interruptRequested: table ? () => loadAtomic(table, slot) === request.id : undefined,
+        onOutput: request.stream ? (chunk) => post({ type: 'output', id: request.id, chunk }) : undefined,
+      });
+      post({ type: 'result', id: request.id, value: result });
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
+    } finally {
+      aborts.delete(request.id);
+    }
+  }
+
+  function requireRuntime(): EmbeddedRuntime {
+    if (!runtime) throw new Error('The embedded runtime has not started yet.');
+    return runtime;
+  }
+
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,31 @@
+// The typed messages between the page (embedded-client.ts) and the worker hosting just-bash (embedded-worker.ts).
+
+import type { EmbeddedRuntimeOptions } from './embedded';
+import type { Runtime } from './types';
+
+/** Runtime methods forwarded as plain request/response calls. */
+export type ForwardedMethod = 'readFile' | 'writeFile' | 'readdir' | 'stat' | 'mkdir' | 'rm' | 'rename' | 'realpath' | 'exportZip' | 'importZip';
+
+type RuntimeMethods = Required<Pick<Runtime, ForwardedMethod>>;
+export type MethodArgs<M extends ForwardedMethod> = Parameters<RuntimeMethods[M]>;
+export type MethodResult<M extends ForwardedMethod> = Awaited<ReturnType<RuntimeMethods[M]>>;
+
+/** Slots in the shared stop table: exec `id` is stopped when slot `id % STOP_SLOTS` holds `id`. */
+export const STOP_SLOTS = 64;
+
+export type CallRequest = { [M in ForwardedMethod]: { type: 'call'; id: number; method: M; args: MethodArgs<M> } }[ForwardedMethod];
+
+export type ToWorker =
+  | { type: 'init'; options: Omit<EmbeddedRuntimeOptions, never>; stopTable?: SharedArrayBuffer }
+  | CallRequest
+  | { type: 'exec'; id: number; command: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; stream: boolean }
+  | { type: 'abort'; id: number }
+  | { type: 'watch'; enabled: boolean };
+
+export type FromWorker =
+  | { type: 'ready'; workdir: string }
+  | { type: 'init-failed'; message: string }
+  | { type: 'result'; id: number; value: unknown }
+  | { type: 'error'; id: number; message: string }
+  | { type: 'output'; id: number; chunk: string }
+  | { type: 'changes'; paths: string[] };
