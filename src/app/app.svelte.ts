@@ -1,7 +1,8 @@
 // The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
-import type { StreamFn } from '../ai/types';
+import type { Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import type { SessionStore } from '../store';
+import type { SessionLibrary } from './session-library.svelte';
 import type { AgentTool } from '../agent/types';
 import { FileTreeState } from './file-tree.svelte';
 import { resolveModel } from './model-choice';
@@ -34,8 +35,8 @@ export class AppState {
   settingsLoaded = $state(false);
   boot = $state<BootView>({ state: 'booting', kind: null, detail: '', canRetryWebContainer: false });
   runtime = $state.raw<Runtime | null>(null);
-  sessions = $state.raw<SessionController[]>([]);
-  current = $state.raw<SessionController | null>(null);
+  /** The stored sessions and the open one (loads with the store, outside the initial bundle). */
+  library = $state.raw<SessionLibrary | null>(null);
   settingsOpen = $state(false);
   panelTab = $state<PanelTab>('files');
   openedFile = $state<string | null>(null);
@@ -58,12 +59,17 @@ export class AppState {
     this.options = options;
   }
 
-  /** Loads settings, applies the theme, boots the sandbox and opens a first session. */
+  /** The session shown in the transcript. */
+  get current(): SessionController | null {
+    return this.library?.current ?? null;
+  }
+
+  /** Loads settings, applies the theme, boots the sandbox and opens the last session (or a new one). */
   async init(): Promise<void> {
     this.watchSystemTheme();
     await this.loadSettings();
     const [runtime] = await Promise.all([this.options.bootRuntime(this, this.settings.runtimePreference), this.loadEngine()]);
-    if (runtime) this.useRuntime(runtime);
+    if (runtime) await this.useRuntime(runtime);
   }
 
   private async loadEngine(): Promise<void> {
@@ -71,8 +77,8 @@ export class AppState {
     this.engine = { streamFn: stream, createCodingTools };
   }
 
-  /** Switches every session to a new runtime (after boot, or after retrying WebContainer). */
-  useRuntime(runtime: Runtime): void {
+  /** Switches to a new runtime (after boot, or after retrying WebContainer) and opens the session in it. */
+  async useRuntime(runtime: Runtime): Promise<void> {
     if (!this.engine) throw new Error('useRuntime before the engine loaded');
     const previous = this.runtime;
     this.runtime = runtime;
@@ -82,29 +88,34 @@ export class AppState {
     this.stopTree = tree.start();
     this.fileTree = tree;
     this.openedFile = null;
-    if (previous && previous !== runtime) this.sessions = [];
-    if (this.sessions.length === 0) this.newSession();
+    if (!this.library) await this.startLibrary();
+    else if (previous && previous !== runtime) await this.library.reopen();
   }
 
-  /** Starts an empty session and opens it. */
-  newSession(): SessionController | null {
+  /** Starts an empty session (with an empty workspace) and opens it. */
+  async newSession(): Promise<void> {
+    this.openedFile = null;
+    await this.library?.newSession();
+  }
+
+  /** Opens stored session `id`: its transcript, and its workspace in the sandbox. */
+  async switchSession(id: string): Promise<void> {
+    this.openedFile = null;
+    await this.library?.open(id);
+  }
+
+  /** A controller for a session's transcript, working in this page's sandbox with the person's settings. */
+  createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): SessionController {
     const runtime = this.runtime;
-    if (!runtime || !this.engine) return null;
-    const session = new SessionController({
-      runtime,
-      tools: this.tools,
-      getSettings: () => this.settings,
-      resolveModel,
-      streamFn: this.engine.streamFn,
-    });
-    this.sessions = [session, ...this.sessions];
-    this.current = session;
-    return session;
+    if (!runtime || !this.engine) throw new Error('The sandbox is still starting; try again in a moment.');
+    return new SessionController({ ...init, runtime, tools: this.tools, getSettings: () => this.settings, resolveModel, streamFn: this.engine.streamFn });
   }
 
-  switchSession(id: string): void {
-    const session = this.sessions.find((s) => s.id === id);
-    if (session) this.current = session;
+  private async startLibrary(): Promise<void> {
+    const { createSessionLibrary } = await import('./session-library.svelte');
+    const library = createSessionLibrary(this);
+    this.library = library;
+    await library.start();
   }
 
   openSettings(): void {
@@ -147,16 +158,13 @@ export class AppState {
   }
 
   /**
-   * Imports a repository zip into the workspace (checked for zip-slip, bombs and size limits first; a single top
-   * folder is stripped). Returns how many files were imported; throws a message for the person.
+   * Imports a repository zip into the open session's workspace as its baseline (checked for zip-slip, bombs and
+   * size limits first; a single top folder is stripped). Returns how many files were imported; throws a message.
    */
   async importRepoZip(file: Blob): Promise<number> {
-    const runtime = this.runtime;
-    if (!runtime) throw new Error('The sandbox is still starting; try again in a moment.');
-    const { readRepoZip, zipFromFiles } = await import('../store/zip-import');
-    const result = await readRepoZip(new Uint8Array(await file.arrayBuffer()));
-    await runtime.importZip(zipFromFiles(result.files, { level: 0 }));
-    return result.files.size;
+    if (!this.library) throw new Error('The sandbox is still starting; try again in a moment.');
+    const result = await this.library.importRepo({ kind: 'zip', name: file instanceof File ? file.name : 'repo.zip', data: new Uint8Array(await file.arrayBuffer()) });
+    return result.files;
   }
 
   /** Puts text into the current session (e.g. a preview error sent to the agent). */
@@ -171,7 +179,7 @@ export class AppState {
 
   async retryWebContainer(): Promise<void> {
     const [runtime] = await Promise.all([this.options.bootRuntime(this, 'webcontainer'), this.loadEngine()]);
-    if (runtime) this.useRuntime(runtime);
+    if (runtime) await this.useRuntime(runtime);
   }
 
   private async loadSettings(): Promise<void> {

@@ -10,6 +10,8 @@ import {
   requestPersistentStorage,
   SNAPSHOT_EXCLUDE,
   StorageFullError,
+  type FileChange,
+  type FileMap,
   type SessionEvents,
   type SessionLock,
   type SessionRecord,
@@ -18,8 +20,18 @@ import {
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
-import { importSharedSession, prepareSessionExport, type PreparedExport } from './session-sharing';
-import { importRepo, type RepoImport, type RepoSource } from './workspace-io';
+import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
+import {
+  changesPatch,
+  exportWorkspaceZip,
+  importRepo,
+  loadBaseline,
+  revertFile,
+  workspaceChanges,
+  workspaceZipName,
+  type RepoImport,
+  type RepoSource,
+} from './workspace-io';
 
 /** What the library needs from the page: the sandbox, and a controller for a session's transcript. */
 export interface SessionHost {
@@ -148,8 +160,29 @@ export class SessionLibrary {
     return this.exclusive(async () => {
       const runtime = this.requireRuntime();
       await this.leaveCurrent();
-      const record = await this.store.createSession();
+      let record: SessionRecord;
+      try {
+        record = await this.store.createSession();
+      } catch (error) {
+        this.enterUnsaved(error);
+        return;
+      }
       await this.enter(record.id, runtime);
+    });
+  }
+
+  /** Opens the current session again in a new sandbox (after the runtime changed). */
+  reopen(): Promise<void> {
+    return this.exclusive(async () => {
+      const runtime = this.requireRuntime();
+      const id = this.current?.id;
+      if (!id || !this.records.some((r) => r.id === id)) {
+        await this.leaveCurrent();
+        this.enterUnsaved(null);
+        return;
+      }
+      await this.leaveCurrent();
+      await this.enter(id, runtime);
     });
   }
 
@@ -289,6 +322,36 @@ export class SessionLibrary {
     return prepareSessionExport(this.store, id, knownSecrets);
   }
 
+  /** The download for a reviewed export: `redact` plus the person's own keys replaced by [REDACTED]. */
+  buildExport(prepared: PreparedExport, redact: PreparedExport['findings'], format: ExportFormat): Promise<ExportDownload> {
+    return buildExport(prepared, redact, format);
+  }
+
+  /** The open session's workspace as a zip download (binaries included, node_modules left out). */
+  async exportWorkspace(): Promise<ExportDownload> {
+    const runtime = this.requireRuntime();
+    return { fileName: workspaceZipName(this.current?.title ?? ''), data: await exportWorkspaceZip(runtime), mimeType: 'application/zip' };
+  }
+
+  /** What changed in the open session's workspace since its baseline, with the baseline for reverts. */
+  async changes(): Promise<{ changes: FileChange[]; baseline: FileMap }> {
+    const runtime = this.requireRuntime();
+    const id = this.current?.id;
+    const baseline = id && !id.startsWith('unsaved-') ? await loadBaseline(this.store, id) : new Map<string, Uint8Array>();
+    return { changes: await workspaceChanges(runtime, baseline), baseline };
+  }
+
+  /** The changes as a .patch download `git apply` accepts on the original repo. */
+  patch(changes: FileChange[]): ExportDownload {
+    const name = workspaceZipName(this.current?.title ?? '').replace(/\.zip$/, '.patch');
+    return { fileName: name, data: new TextEncoder().encode(changesPatch(changes)), mimeType: 'text/x-diff' };
+  }
+
+  /** Puts one changed file back as the baseline has it. */
+  async revert(change: FileChange, baseline: FileMap): Promise<void> {
+    await revertFile(this.requireWritable(), change, baseline);
+  }
+
   /** Waits until everything of the open session is stored. */
   async flush(): Promise<void> {
     await this.persistence?.flush();
@@ -332,6 +395,16 @@ export class SessionLibrary {
     await this.refresh();
   }
 
+  /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
+  private enterUnsaved(error: unknown): void {
+    this.current = this.options.host.createController({ id: `unsaved-${Date.now().toString(36)}`, title: 'New session', createdAt: Date.now(), messages: [] });
+    this.readOnly = false;
+    if (error) {
+      this.storageProblem(error);
+      this.notice = `This session cannot be saved in this browser (${message(error)}); it lasts until the page closes.`;
+    }
+  }
+
   private async leaveCurrent(): Promise<void> {
     const current = this.current;
     if (!current) return;
@@ -371,8 +444,8 @@ export class SessionLibrary {
       try {
         await job();
       } catch (error) {
-        this.storageProblem(error);
-        this.notice = message(error);
+        if (error instanceof StorageFullError) this.storageError = error.message;
+        else this.notice = message(error);
       } finally {
         this.busy = false;
       }
@@ -386,8 +459,8 @@ export class SessionLibrary {
     try {
       await job();
     } catch (error) {
-      this.storageProblem(error);
-      this.notice = message(error);
+      if (error instanceof StorageFullError) this.storageError = error.message;
+      else this.notice = message(error);
     }
   }
 

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import { unzipToMap, zipFromFiles, ZipImportError, type ZipImportProgress } from '../store';
 import { zipSync } from 'fflate';
+import { describeSkipped, isCancel } from './import-outcome';
 import {
   changesPatch,
-  describeSkipped,
   exportWorkspaceZip,
   importRepo,
-  isCancel,
   revertFile,
   workspaceChanges,
   workspaceZipName,

@@ -57,21 +57,6 @@ export async function importRepo(runtime: Pick<Runtime, 'importZip'>, source: Re
   return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };
 }
 
-/** A sentence about entries left out of an import ('' when none were). */
-export function describeSkipped(skipped: RepoImport['skipped']): string {
-  if (skipped.length === 0) return '';
-  const counts = new Map<string, number>();
-  for (const { reason } of skipped) counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  const words: Record<string, [string, string]> = {
-    symlink: ['symbolic link', 'symbolic links'],
-    'os-metadata': ['system metadata file', 'system metadata files'],
-    encrypted: ['encrypted entry', 'encrypted entries'],
-    'unsupported-compression': ['entry with an unsupported compression', 'entries with an unsupported compression'],
-  };
-  const parts = [...counts].map(([reason, n]) => `${n} ${(words[reason] ?? [reason, reason])[n === 1 ? 0 : 1]}`);
-  return `Skipped ${parts.join(', ')}.`;
-}
-
 /** The workspace as a zip for download: every file, binaries included; node_modules left out (reinstallable). */
 export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>): Promise<Uint8Array> {
   return runtime.exportZip({ exclude: snapshotExclude });
@@ -103,9 +88,4 @@ export function changesPatch(changes: FileChange[]): string {
 /** Puts one file back as the baseline has it (an added file is deleted). */
 export function revertFile(runtime: Pick<Runtime, 'workdir' | 'writeFile' | 'rm'>, change: FileChange, baseline: FileMap): Promise<void> {
   return revertChange(runtime, change, baseline);
-}
-
-/** Whether `error` is the person cancelling, which needs no error message. */
-export function isCancel(error: unknown): boolean {
-  return error instanceof ImportCancelledError || (error instanceof Error && error.name === 'AbortError');
 }
