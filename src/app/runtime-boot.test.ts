@@ -7,6 +7,11 @@ const never = () => new Promise<Runtime>(() => undefined);
 const rejects = () => Promise.reject(new Error('Unable to reach the WebContainer server'));
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
 function recorder(boot: RuntimeBoot): BootState[] {
   const states: BootState[] = [];
   boot.subscribe((state) => states.push(state));
@@ -25,16 +30,39 @@ describe('bootRuntime', () => {
     expect(result).toEqual({ runtime: container, kind: 'webcontainer' });
   });
 
-  it('falls back to embedded with a notice when boot never settles, within the timeout', async () => {
+  it('serves with the embedded runtime at once while WebContainer boots, then says why it fell back', async () => {
     const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 100, bootWebContainer: never, createEmbedded: () => createEmbeddedRuntime() });
     const states = recorder(boot);
     const started = Date.now();
     const result = await boot.boot('auto');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(100);
     expect(result.kind).toBe('embedded');
-    expect(result.notice).toContain("did not start within 0.1 s");
-    expect(states.map((s) => `${s.state}:${s.kind}`)).toEqual(['booting:webcontainer', 'booting:embedded', 'ready:embedded']);
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', webContainerPending: true });
+    await until(() => boot.state.state === 'ready' && boot.state.reason === 'timed-out');
     expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', reason: 'timed-out', canRetryWebContainer: true });
+    expect(boot.state.state === 'ready' && boot.state.notice).toContain('did not start within 0.1 s');
+    expect(states.every((s) => s.state !== 'failed')).toBe(true);
+  });
+
+  it('keeps a WebContainer that boots after the embedded runtime on standby, and switches with the files', async () => {
+    const container = await createEmbeddedRuntime({ workdir: '/home/wc' });
+    let finishBoot: (runtime: Runtime) => void = () => undefined;
+    const boot = new RuntimeBoot({
+      isolated: true,
+      supported: true,
+      bootWebContainer: () => new Promise<Runtime>((resolve) => (finishBoot = resolve)),
+      createEmbedded: () => createEmbeddedRuntime(),
+    });
+    const first = await boot.boot('auto');
+    expect(first.kind).toBe('embedded');
+    await first.runtime.writeFile('early.txt', 'written before WebContainer was up');
+    finishBoot(container);
+    await until(() => boot.state.state === 'ready' && boot.state.webContainerStandby === true);
+    expect(boot.state).toMatchObject({ kind: 'embedded', canRetryWebContainer: true });
+    const switched = await boot.retryWebContainer();
+    expect(switched?.runtime).toBe(container);
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'webcontainer' });
+    expect(text(await container.readFile('early.txt'))).toBe('written before WebContainer was up');
   });
 
   it('falls back to embedded when boot rejects, naming the error', async () => {
@@ -80,7 +108,8 @@ describe('bootRuntime', () => {
     });
     const result = await boot.boot('embedded');
     expect(tried).toBe(false);
-    expect(result).toMatchObject({ kind: 'embedded', notice: undefined });
+    expect(result.kind).toBe('embedded');
+    expect(result.notice).toBeUndefined();
   });
 
   it('fails, with the reason, when WebContainer is forced and cannot start', async () => {

@@ -1,6 +1,9 @@
 // Which sandbox the page runs: WebContainer when it can boot, else the embedded runtime with a visible notice.
 // Plain TypeScript (the UI renders `state`); WebContainer's boot() never settles when stackblitz.com is unreachable,
-// so every boot attempt is raced with a timeout and never awaited past it.
+// so every boot attempt is raced with a timeout and never awaited past it. In 'auto' the embedded runtime starts
+// alongside, so a person is never kept waiting for the timeout: whichever is ready first is used, and a WebContainer
+// that finishes booting later is kept on standby for the person (or the app, while nothing has happened yet) to
+// switch to.
 
 import type { Runtime } from '../runtime/types';
 
@@ -10,10 +13,24 @@ export type BootFailureReason = 'not-cross-origin-isolated' | 'unsupported-brows
 
 export type BootState =
   | { state: 'booting'; kind: RuntimeKind; canRetryWebContainer: false }
-  | { state: 'ready'; kind: RuntimeKind; notice?: string; reason?: BootFailureReason; canRetryWebContainer: boolean }
+  | {
+      state: 'ready';
+      kind: RuntimeKind;
+      notice?: string;
+      reason?: BootFailureReason;
+      canRetryWebContainer: boolean;
+      /** WebContainer is still booting in the background while the embedded runtime serves. */
+      webContainerPending?: boolean;
+      /** WebContainer booted after the embedded runtime was in use: retryWebContainer() switches to it at once. */
+      webContainerStandby?: boolean;
+    }
   | { state: 'failed'; kind: RuntimeKind; reason: BootFailureReason; message: string; canRetryWebContainer: boolean };
 
 export type BootResult = { runtime: Runtime; kind: RuntimeKind; notice?: string };
+
+type ReadyState = Extract<BootState, { state: 'ready' }>;
+type AttemptFailure = { ok: false; reason: BootFailureReason; message: string };
+type Attempt = { ok: true; runtime: Runtime } | AttemptFailure;
 
 export type RuntimeBootOptions = {
   /** Boots (or returns the page's already booting) WebContainer as a Runtime; see runtime/webcontainer-boot.ts. */
@@ -50,6 +67,7 @@ export class RuntimeBoot {
   private current: BootState = { state: 'booting', kind: 'webcontainer', canRetryWebContainer: false };
   private readonly listeners = new Set<(state: BootState) => void>();
   private runtime: Runtime | undefined;
+  private standby: Runtime | undefined;
 
   constructor(private readonly options: RuntimeBootOptions) {}
 
@@ -66,18 +84,17 @@ export class RuntimeBoot {
   }
 
   /**
-   * Starts the preferred runtime. 'auto' falls back to embedded (with a notice) when WebContainer cannot start;
-   * a forced 'webcontainer' ends in the failed state and throws RuntimeBootError instead.
+   * Starts the preferred runtime. 'auto' serves with whichever of WebContainer and embedded is ready first (see the
+   * top of this file); a forced 'webcontainer' that cannot start ends in the failed state and throws
+   * RuntimeBootError instead.
    */
   async boot(preference: RuntimePreference = 'auto'): Promise<BootResult> {
     if (preference === 'embedded') return this.startEmbedded(undefined);
+    if (preference === 'auto') return this.bootEither();
     const attempt = await this.tryWebContainer();
     if (attempt.ok) return this.ready({ runtime: attempt.runtime, kind: 'webcontainer' });
-    if (preference === 'webcontainer') {
-      this.set({ state: 'failed', kind: 'webcontainer', reason: attempt.reason, message: attempt.message, canRetryWebContainer: true });
-      throw new RuntimeBootError(attempt.reason, attempt.message);
-    }
-    return this.startEmbedded(attempt);
+    this.set({ state: 'failed', kind: 'webcontainer', reason: attempt.reason, message: attempt.message, canRetryWebContainer: true });
+    throw new RuntimeBootError(attempt.reason, attempt.message);
   }
 
   /**
@@ -88,7 +105,15 @@ export class RuntimeBoot {
   async retryWebContainer(): Promise<BootResult | undefined> {
     const previous = this.runtime;
     const previousState = this.current;
-    const attempt = await this.tryWebContainer();
+    const standby = this.standby;
+    this.standby = undefined;
+    if (!standby && previous && previousState.state === 'ready') {
+      // The runtime in use keeps serving while WebContainer tries again.
+      this.set({ ...previousState, notice: 'Trying WebContainer again…', canRetryWebContainer: false });
+    }
+    const attempt = standby
+      ? ({ ok: true, runtime: standby } as const)
+      : await this.tryWebContainer({ announce: !(previous && previousState.state === 'ready') });
     if (!attempt.ok) {
       if (previous && previousState.state === 'ready') {
         this.set({
@@ -109,20 +134,82 @@ export class RuntimeBoot {
     return this.ready({ runtime: attempt.runtime, kind: 'webcontainer' });
   }
 
-  private async startEmbedded(
-    fallbackFrom: { reason: BootFailureReason; message: string } | undefined,
-  ): Promise<BootResult> {
+  /** 'auto': WebContainer and the embedded runtime start together; the first one ready serves. */
+  private async bootEither(): Promise<BootResult> {
+    const cannot = this.cannotHostWebContainer();
+    if (cannot) return this.startEmbedded(cannot);
+    const attempt = this.tryWebContainer();
+    const embedded = this.options.createEmbedded().then(
+      (runtime) => ({ ok: true as const, runtime }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const first = await Promise.race([
+      attempt.then((outcome) => ({ from: 'webcontainer' as const, outcome })),
+      embedded.then((outcome) => ({ from: 'embedded' as const, outcome })),
+    ]);
+
+    if (first.from === 'webcontainer' && first.outcome.ok) {
+      void embedded.then((e) => (e.ok ? e.runtime.dispose() : undefined));
+      return this.ready({ runtime: first.outcome.runtime, kind: 'webcontainer' });
+    }
+    const started = await embedded;
+    if (!started.ok) {
+      // The embedded runtime failed: WebContainer is the only hope left.
+      const outcome = await attempt;
+      if (outcome.ok) return this.ready({ runtime: outcome.runtime, kind: 'webcontainer' });
+      return this.embeddedFailed(started.error, true);
+    }
+    if (first.from === 'webcontainer') return this.embeddedReady(started.runtime, first.outcome as AttemptFailure);
+
+    const result = this.ready({
+      runtime: started.runtime,
+      kind: 'embedded',
+      notice: 'WebContainer is still starting; the embedded runtime (no Node.js or npm) serves meanwhile.',
+    });
+    this.set({ ...(this.current as ReadyState), webContainerPending: true });
+    void attempt.then((outcome) => this.settleBackgroundAttempt(started.runtime, outcome));
+    return result;
+  }
+
+  private settleBackgroundAttempt(embedded: Runtime, outcome: Attempt): void {
+    if (this.runtime !== embedded || this.current.state !== 'ready') {
+      if (outcome.ok) void outcome.runtime.dispose();
+      return;
+    }
+    if (!outcome.ok) {
+      this.embeddedReady(embedded, outcome);
+      return;
+    }
+    this.standby = outcome.runtime;
+    this.set({
+      state: 'ready',
+      kind: 'embedded',
+      notice: 'WebContainer is ready: switch to it to run Node.js and npm (your files come along).',
+      canRetryWebContainer: true,
+      webContainerStandby: true,
+    });
+  }
+
+  private embeddedReady(runtime: Runtime, fallbackFrom: AttemptFailure): BootResult {
+    const notice = `${fallbackFrom.message} Using the embedded runtime (no Node.js or npm).`;
+    return this.ready({ runtime, kind: 'embedded', notice }, fallbackFrom.reason);
+  }
+
+  private embeddedFailed(error: unknown, canRetryWebContainer: boolean): never {
+    const message = `The embedded runtime could not start: ${errorText(error)}. Reload the page to try again.`;
+    this.set({ state: 'failed', kind: 'embedded', reason: 'error', message, canRetryWebContainer });
+    throw new RuntimeBootError('error', message);
+  }
+
+  private async startEmbedded(fallbackFrom: AttemptFailure | undefined): Promise<BootResult> {
     this.set({ state: 'booting', kind: 'embedded', canRetryWebContainer: false });
     let runtime: Runtime;
     try {
       runtime = await this.options.createEmbedded();
     } catch (error) {
-      const message = `The embedded runtime could not start: ${errorText(error)}. Reload the page to try again.`;
-      this.set({ state: 'failed', kind: 'embedded', reason: 'error', message, canRetryWebContainer: fallbackFrom !== undefined });
-      throw new RuntimeBootError('error', message);
+      return this.embeddedFailed(error, fallbackFrom !== undefined);
     }
-    const notice = fallbackFrom ? `${fallbackFrom.message} Using the embedded runtime (no Node.js or npm).` : undefined;
-    return this.ready({ runtime, kind: 'embedded', notice }, fallbackFrom?.reason);
+    return fallbackFrom ? this.embeddedReady(runtime, fallbackFrom) : this.ready({ runtime, kind: 'embedded' });
   }
 
   private ready(result: BootResult, reason?: BootFailureReason): BootResult {
@@ -138,9 +225,8 @@ export class RuntimeBoot {
     return result;
   }
 
-  private async tryWebContainer(): Promise<
-    { ok: true; runtime: Runtime } | { ok: false; reason: BootFailureReason; message: string }
-  > {
+  /** Why this page can never host WebContainer, or undefined when it may try. */
+  private cannotHostWebContainer(): AttemptFailure | undefined {
     const isolated = this.options.isolated ?? globalThis.crossOriginIsolated === true;
     if (!isolated) {
       return {
@@ -156,7 +242,14 @@ export class RuntimeBoot {
     if (!supported) {
       return { ok: false, reason: 'unsupported-browser', message: 'This browser cannot run WebContainer.' };
     }
-    this.set({ state: 'booting', kind: 'webcontainer', canRetryWebContainer: false });
+    return undefined;
+  }
+
+  /** One WebContainer boot attempt, raced with the timeout; never rejects. */
+  private async tryWebContainer({ announce = true } = {}): Promise<Attempt> {
+    const cannot = this.cannotHostWebContainer();
+    if (cannot) return cannot;
+    if (announce) this.set({ state: 'booting', kind: 'webcontainer', canRetryWebContainer: false });
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<'timed-out'>((resolve) => {

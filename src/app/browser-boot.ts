@@ -1,0 +1,62 @@
+// The page's sandbox boot: RuntimeBoot wired to the real runtimes (the embedded one in a Web Worker, WebContainer
+// from StackBlitz), its state mirrored into the top bar, and WebContainer's preview events into the Preview tab.
+import type { Runtime } from '../runtime/types';
+import type { AppState, BootView } from './app.svelte';
+import { RuntimeBoot, type BootState } from './runtime-boot';
+import type { Settings } from './settings';
+
+/** Creates the `bootRuntime` option of AppState: the first call boots, later calls switch to WebContainer. */
+export function createBrowserBoot(
+  timeoutMs?: number,
+): (app: AppState, preference: Settings['runtimePreference']) => Promise<Runtime | null> {
+  let machine: RuntimeBoot | undefined;
+  let detachPreview: (() => void) | undefined;
+
+  const adopt = (app: AppState, runtime: Runtime): Runtime => {
+    detachPreview?.();
+    detachPreview = hasContainer(runtime) ? app.preview.attach(runtime.container) : undefined;
+    return runtime;
+  };
+
+  return async (app, preference) => {
+    if (machine) {
+      const switched = await machine.retryWebContainer();
+      return switched ? adopt(app, switched.runtime) : null;
+    }
+    machine = new RuntimeBoot({
+      timeoutMs,
+      bootWebContainer: async () => (await import('../runtime/webcontainer-boot')).bootWebContainerRuntime(),
+      createEmbedded: async () => (await import('../runtime/embedded-client')).createEmbeddedRuntimeInWorker(),
+    });
+    machine.subscribe((state) => {
+      app.setBoot(bootView(state));
+      // A WebContainer that came up late is taken at once while nothing has happened in the session yet.
+      if (state.state === 'ready' && state.webContainerStandby && isPristine(app)) void app.retryWebContainer();
+    });
+    try {
+      return adopt(app, (await machine.boot(preference)).runtime);
+    } catch {
+      return null; // the failed state, with its reason, is already on screen
+    }
+  };
+}
+
+function bootView(state: BootState): BootView {
+  switch (state.state) {
+    case 'booting':
+      return { state: 'booting', kind: null, detail: state.kind === 'webcontainer' ? 'starting WebContainer' : '', canRetryWebContainer: false };
+    case 'ready':
+      return { state: 'ready', kind: state.kind, detail: state.notice ?? '', canRetryWebContainer: state.canRetryWebContainer };
+    case 'failed':
+      return { state: 'failed', kind: state.kind, detail: state.message, canRetryWebContainer: state.canRetryWebContainer };
+  }
+}
+
+function isPristine(app: AppState): boolean {
+  const session = app.current;
+  return !session || (session.messages.length === 0 && !session.running);
+}
+
+function hasContainer(runtime: Runtime): runtime is Runtime & { container: Parameters<AppState['preview']['attach']>[0] } {
+  return runtime.kind === 'webcontainer' && 'container' in runtime;
+}
