@@ -165,10 +165,11 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       interruptRequested: opts.interruptRequested,
     });
     try {
-      // `exec 2>&1` first makes just-bash write stdout and stderr into one stream, in the order they happen.
-      // On the same line as the command so parse errors keep the model's line numbers.
+      // `exec 2>&1` first makes just-bash write stdout and stderr into one stream, in the order they happen. The
+      // group keeps what was printed before a timeout or abort (just-bash drops a bare script's output then). Both
+      // on the command's first line so parse errors keep the model's line numbers.
       const result = await this.changes.holdDuring(() =>
-        this.bash.exec(`exec 2>&1; ${command}`, { cwd: startDir, env: opts.env, signal: stopper.signal, rawScript: true }),
+        this.bash.exec(`exec 2>&1; { ${command}\n}`, { cwd: startDir, env: opts.env, signal: stopper.signal, rawScript: true }),
       );
       const reason = stopper.stopReason();
       let output = preface + stripAnsi(result.stdout + result.stderr);

@@ -150,10 +150,10 @@ export function describeRuntimeContract(
       it('stops a runaway loop at the timeout', async () => {
         const rt = await fresh();
         const started = Date.now();
-        const result = await rt.exec('while true; do :; done', { timeoutMs: 500 });
+        const result = await rt.exec('echo before the loop; while true; do :; done', { timeoutMs: 500 });
         expect(Date.now() - started).toBeLessThan(1500);
         expect(result.exitCode).toBeNull();
-        expect(result.output).toMatch(/timed out/);
+        expect(result.output).toMatch(/^before the loop\n[^]*timed out/);
         expect((await rt.exec('echo still usable')).output).toBe('still usable\n');
       });
 
@@ -162,10 +162,10 @@ export function describeRuntimeContract(
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 200);
         const started = Date.now();
-        const result = await rt.exec('while true; do sleep 0.05; done', { signal: controller.signal });
+        const result = await rt.exec('echo working; while true; do sleep 0.05; done', { signal: controller.signal });
         expect(Date.now() - started).toBeLessThan(1500);
         expect(result.exitCode).toBeNull();
-        expect(result.output).toMatch(/aborted/);
+        expect(result.output).toMatch(/^working\n[^]*aborted/);
       });
 
       it('does not start a command whose signal is already aborted', async () => {

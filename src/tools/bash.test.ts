@@ -61,6 +61,7 @@ describe('bash tool', () => {
     const message = await errorOf(createBashTool(runtime).execute('id', { command: 'echo begun; sleep 30', timeout: 0.5 }));
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(message).toContain('timed out after 0.5 seconds');
+    expect(message).toContain('begun');
   });
 
   it('stops a loop that never yields at its timeout', async () => {
@@ -78,6 +79,7 @@ describe('bash tool', () => {
     const message = await errorOf(running);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(message).toContain('Command aborted');
+    expect(message).toContain('working');
     expect(message).not.toContain('timed out');
   });
 
