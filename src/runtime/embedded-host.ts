@@ -51,7 +51,10 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
 
   async function answer(request: CallRequest): Promise<void> {
     try {
-      const value = await callMethod(request);
+      const result = await callMethod(request);
+      // Only a fresh zip may be transferred: readFile hands back the file system's own bytes, and transferring
+      // their buffer would empty the file in the sandbox (the next read or export sees zero bytes).
+      const value = result instanceof Uint8Array && request.method !== 'exportZip' ? result.slice() : result;
       const transfer = value instanceof Uint8Array ? [value.buffer] : [];
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
