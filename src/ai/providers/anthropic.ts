@@ -14,12 +14,14 @@ export function streamAnthropic(model: Model, request: StreamRequest, options?: 
   return runProvider(model, 'Anthropic', options, async ({ builder, signal, options }) => {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({
-      apiKey: options.apiKey ?? '',
+      // SDK 1.x sends `apiKey` as `Authorization: Bearer`, which the API reserves for OAuth tokens; Console keys
+      // belong in `x-api-key`. Passing the key as a credential still stops the SDK from looking for others.
+      apiKey: options.apiKey || 'no-key',
       baseURL: model.baseUrl || undefined,
       dangerouslyAllowBrowser: true,
       maxRetries: 0,
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.headers ? { defaultHeaders: options.headers } : {}),
+      defaultHeaders: { ...options.headers, 'x-api-key': options.apiKey ?? '', Authorization: null },
     });
     const events = await client.messages.create(anthropicParams(model, request, options), { signal });
     return readAnthropicStream(events, builder);

@@ -69,8 +69,10 @@ describe('history sent back after a tool round', () => {
     expect((body.tools as { input_schema: { type: string } }[])[0].input_schema.type).toBe('object');
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
     expect(mock.requests[1].headers['anthropic-dangerous-direct-browser-access']).toBe('true');
-    // SDK 1.x sends the key as a bearer token (older versions used x-api-key).
-    expect(mock.requests[1].headers.authorization ?? mock.requests[1].headers['x-api-key']).toMatch(/k$/);
+    // Anthropic API keys go in x-api-key; a bearer Authorization header is for OAuth tokens and is not sent.
+    expect(mock.requests[1].headers['x-api-key']).toBe('k');
+    expect(mock.requests[1].headers.authorization).toBeUndefined();
+    expect(mock.requests[1].headers['anthropic-version']).toBeTruthy();
   });
 
   it('openai responses: reasoning item with encrypted content, call ids, error text, image in the output', async () => {
