@@ -1,12 +1,25 @@
 // One model call: consume the provider's event stream, re-emit it as message events, and always come back with an
 // AssistantMessage. A provider that throws (at call time or while iterating), ends without a final message, or
 // returns something malformed becomes a message with stopReason 'error'; an abort becomes 'aborted'.
-import type { AssistantMessage, AssistantMessageEvent, Model, StopReason, StreamRequest } from '../ai/types';
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  AssistantMessageStream,
+  Model,
+  StopReason,
+  StreamRequest,
+} from '../ai/types';
 import { emptyUsage } from '../ai/types';
 import { ABORTED, type AbortRace, errorText } from './abort';
 import type { AgentEvent, AgentLoopConfig } from './types';
 
 const ABORTED_MESSAGE = 'Request was aborted';
+
+class StreamAborted extends Error {}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
 
 /** Streams one assistant message; never rejects. */
 export async function streamAssistantMessage(
@@ -30,7 +43,13 @@ export async function streamAssistantMessage(
     final = endedMessage(model, undefined, 'aborted', ABORTED_MESSAGE);
   } else {
     try {
-      const stream = config.streamFn(model, request, { ...config.streamOptions, signal });
+      const returned: AssistantMessageStream | PromiseLike<AssistantMessageStream> = config.streamFn(model, request, {
+        ...config.streamOptions,
+        signal,
+      });
+      // Tolerate an async StreamFn (a promise of a stream), as callers commonly write one.
+      const stream = isThenable(returned) ? await aborts.race(Promise.resolve(returned)) : returned;
+      if (stream === ABORTED) throw new StreamAborted();
       // A failure also surfaces through iteration; its copy in an unobserved result() must not go unhandled.
       stream.result().catch(() => undefined);
       const iterator = stream[Symbol.asyncIterator]();
@@ -65,9 +84,10 @@ export async function streamAssistantMessage(
         final = result === ABORTED ? endedMessage(model, partial, 'aborted', ABORTED_MESSAGE) : result;
       }
     } catch (error) {
+      // The error's own text, unadorned: it is what the provider said, and what a person or a retry policy matches on.
       final = signal?.aborted
         ? endedMessage(model, partial, 'aborted', ABORTED_MESSAGE)
-        : endedMessage(model, partial, 'error', `The model provider failed: ${errorText(error)}`);
+        : endedMessage(model, partial, 'error', errorText(error) || 'The model provider failed without a message.');
     }
   }
 
