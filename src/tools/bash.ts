@@ -148,18 +148,24 @@ class OutputCollector {
     this.timer = setTimeout(() => this.flush(), wait);
   }
 
-  /** The runtime's own copy of the whole output (when exec returned) wins over the streamed chunks. */
+  /** The runtime's own copy of the output, once exec returned. */
   settle(output: string): void {
     this.final = output;
   }
 
+  /** Stops the throttle; output still waiting for its update is sent now, so every command shows its output. */
   close(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.flush();
   }
 
+  // A runtime keeps only a bounded tail of a flood in its result while the streamed chunks hold all of it, so the
+  // longer of the two is the whole output; otherwise the runtime's copy wins.
   text(): string {
-    return this.final || this.joined();
+    const streamed = this.joined();
+    if (this.final === null || streamed.length > this.final.length) return streamed;
+    return this.final;
   }
 
   private joined(): string {

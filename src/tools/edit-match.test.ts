@@ -28,7 +28,7 @@ describe('locateEdits: exact matches', () => {
   it('reports duplicates with their line numbers', () => {
     const [problem] = problemsOf('x = 1\ny = 2\nx = 1\n', [{ oldText: 'x = 1', newText: 'x = 3' }]);
     expect(problem).toContain('edits[0]');
-    expect(problem).toContain('2 times');
+    expect(problem).toContain('2 occurrences');
     expect(problem).toContain('lines 1, 3');
     expect(problem).toContain('Add surrounding lines');
   });
@@ -118,7 +118,7 @@ describe('locateEdits: tolerant fallback', () => {
 
   it('reports ambiguity in the tolerant view too', () => {
     const [problem] = problemsOf('a \u201cq\u201d\nb\na \u201cq\u201d\n', [{ oldText: 'a "q"', newText: 'x' }]);
-    expect(problem).toContain('2 times');
+    expect(problem).toContain('2 occurrences');
     expect(problem).toContain('lines 1, 3');
   });
 });

@@ -116,7 +116,7 @@ function ambiguous(label: string, lines: number[], found: number, total: number)
   const shown = lines.slice(0, MAX_LISTED_OCCURRENCES).join(', ');
   const count = found > MAX_LISTED_OCCURRENCES ? `${Math.max(total, found)}` : `${found}`;
   const more = found > MAX_LISTED_OCCURRENCES ? ', …' : '';
-  return `${label}: oldText occurs ${count} times (lines ${shown}${more}); it must match exactly one place. ` +
+  return `${label}: found ${count} occurrences of oldText (lines ${shown}${more}); it must match exactly one place. ` +
     'Add surrounding lines to oldText to make it unique.';
 }
 

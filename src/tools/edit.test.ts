@@ -72,7 +72,7 @@ describe('edit tool', () => {
   it('rejects a duplicate match with the line numbers', async () => {
     const runtime = await runtimeWith({ 'd.txt': 'x\nitem\ny\nitem\n' });
     const message = await errorOf(createEditTool(runtime).execute('id', { path: 'd.txt', edits: [{ oldText: 'item', newText: 'it' }] }));
-    expect(message).toContain('occurs 2 times (lines 2, 4)');
+    expect(message).toContain('2 occurrences of oldText (lines 2, 4)');
   });
 
   it('rejects overlapping edits', async () => {
