@@ -128,7 +128,8 @@ export class SessionLibrary {
     await this.refresh();
     const latest = this.records[0];
     if (latest) await this.open(latest.id);
-    else await this.newSession();
+    // A session that cannot be opened (damaged, deleted meanwhile) must not leave the page without one.
+    if (!this.current) await this.newSession();
   }
 
   stop(): void {

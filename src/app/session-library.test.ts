@@ -236,3 +236,20 @@ describe('SessionLibrary', () => {
     expect(s.library.records).toHaveLength(count);
   });
 });
+
+describe('SessionLibrary start-up', () => {
+  it('starts a new session when the last one cannot be opened, and says why', async () => {
+    const s = await setup({ prefix: 'damaged-' });
+    const broken = await s.library.store.createSession({ title: 'broken' });
+    const entries = s.library.store.loadEntries.bind(s.library.store);
+    s.library.store.loadEntries = async (id) => {
+      if (id === broken.id) throw new Error('Stored message 0 of this session is damaged.');
+      return entries(id);
+    };
+    s.library.store.recoverSession = async (id) => s.library.store.loadEntries(id);
+    await s.library.start();
+    expect(s.library.notice).toMatch(/damaged/);
+    expect(s.library.current).not.toBeNull();
+    expect(s.library.current?.id).not.toBe(broken.id);
+  });
+});
