@@ -93,6 +93,14 @@ describe('locateEdits: tolerant fallback', () => {
     expect(result).toBe('keep me   \nreplaced\nkeep me too  \n');
   });
 
+  it('keeps the lines inside a tolerant match that the edit does not change byte-identical', () => {
+    const content = 'function f() {  \n  const s = \u201chi\u201d;\n  return s;\t\n}  \n';
+    const result = applyAll(content, [
+      { oldText: 'function f() {\n  const s = "hi";\n  return s;\n}', newText: 'function f() {\n  const s = "hi";\n  return s + "!";\n}' },
+    ]);
+    expect(result).toBe('function f() {  \n  const s = \u201chi\u201d;\n  return s + "!";\n}  \n');
+  });
+
   it('matches smart quotes against ASCII quotes', () => {
     const content = 'const s = \u201chello\u201d;\nconst t = \u2018it\u2019s\u2019;\n';
     const result = applyAll(content, [{ oldText: 'const s = "hello";', newText: 'const s = "bye";' }]);

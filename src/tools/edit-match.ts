@@ -1,5 +1,6 @@
 // Locates each requested edit in the original file (exact match first, then the tolerant view) and applies them
 // all at once. Every failure names the edit by index and says what the model should do next.
+import { diffArrays } from 'diff';
 import { closestRegion, formatRegion } from './closest-region';
 import { lineAt, normalizeText, offsetsOf, TolerantText } from './fuzzy-text';
 
@@ -64,7 +65,8 @@ export function locateEdits(content: string, edits: EditRequest[]): LocatedEdit[
       const found = tolerant.occurrences(tolerantOld, MAX_LISTED_OCCURRENCES + 1);
       if (found.length === 1) {
         const { start, end } = tolerant.toOriginalRange(found[0]);
-        located.push({ index, start, end, newText, matchedBy: 'tolerant' });
+        const kept = keepUnchangedLines(content.slice(start, end), oldText, newText);
+        located.push({ index, start, end, newText: kept, matchedBy: 'tolerant' });
         return;
       }
       if (found.length > 1) {
@@ -93,6 +95,25 @@ export function applyLocatedEdits(content: string, edits: LocatedEdit[]): string
   }
   parts.push(content.slice(cursor));
   return parts.join('');
+}
+
+/**
+ * `newText` with each line the edit leaves as it was (equal in oldText and newText) taken from the file's own
+ * `region` instead: a tolerant match must not rewrite the trailing spaces or quotes of lines the model did not change.
+ * The region has oldText's line structure, since tolerant matching is line by line.
+ */
+function keepUnchangedLines(region: string, oldText: string, newText: string): string {
+  const regionLines = region.split('\n');
+  const oldLines = oldText.split('\n');
+  if (regionLines.length !== oldLines.length || regionLines.length === 1) return newText;
+  const out: string[] = [];
+  let oldIndex = 0;
+  for (const part of diffArrays(oldLines, newText.split('\n'))) {
+    if (part.added) out.push(...part.value);
+    else if (part.removed) oldIndex += part.value.length;
+    else for (let k = 0; k < part.value.length; k++) out.push(regionLines[oldIndex++]);
+  }
+  return out.join('\n');
 }
 
 function overlapProblems(located: LocatedEdit[], lazy: LazyViews): string[] {

@@ -59,7 +59,8 @@ describe('edit tool', () => {
       path: 'f.py',
       edits: [{ oldText: 'def f():\n    return "ok"', newText: 'def f():\n    return "fine"' }],
     });
-    expect(await readText(runtime, 'f.py')).toBe('x = 1   \ndef f():\n    return "fine"\ny = 2  \n');
+    // def f(): is unchanged by the edit, so it keeps its trailing spaces too.
+    expect(await readText(runtime, 'f.py')).toBe('x = 1   \ndef f():  \n    return "fine"\ny = 2  \n');
     expect(textOf(result)).toContain('edits[0] matched after ignoring');
   });
 
