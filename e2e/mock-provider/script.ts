@@ -20,6 +20,10 @@ export type MockFault =
   | { type: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; message?: string }
   /** Answer 400 with the provider's own "context too long" error `times` times (default 1). */
   | { type: 'contextTooLong'; times?: number }
+  /** Answer with the provider's own rejected-key error `times` times (default 1); Gemini's is HTTP 400, not 401. */
+  | { type: 'badKey'; times?: number }
+  /** After this many frames, send the provider's in-stream error (overloaded / server error), then end. */
+  | { type: 'errorEvent'; afterFrames: number }
   /** Destroy the socket after sending this many SSE frames. */
   | { type: 'disconnect'; afterFrames: number }
   /** Send a frame whose data is not JSON after this many frames, then end the response. */

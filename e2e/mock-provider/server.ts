@@ -2,10 +2,10 @@
 // streaming scripted turns over SSE, with CORS so the app page can call it, and control endpoints for e2e tests.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { anthropicContextTooLong, anthropicError, anthropicFrames, anthropicMalformedFrame } from './wire-anthropic';
-import { geminiContextTooLong, geminiError, geminiFrames, geminiMalformedFrame } from './wire-gemini';
-import { openAIChatFrames, openAIContextTooLong, openAIError, openAIMalformedFrame } from './wire-openai-chat';
-import { openAIResponsesFrames, openAIResponsesMalformedFrame } from './wire-openai-responses';
+import { anthropicBadKey, anthropicContextTooLong, anthropicError, anthropicErrorEvent, anthropicFrames, anthropicMalformedFrame } from './wire-anthropic';
+import { geminiBadKey, geminiContextTooLong, geminiError, geminiErrorEvent, geminiFrames, geminiMalformedFrame } from './wire-gemini';
+import { openAIBadKey, openAIChatErrorEvent, openAIChatFrames, openAIContextTooLong, openAIError, openAIMalformedFrame } from './wire-openai-chat';
+import { openAIResponsesErrorEvent, openAIResponsesFrames, openAIResponsesMalformedFrame } from './wire-openai-responses';
 import { matches, parseScript, requestFacts, type MockTurn, type WireApi } from './script';
 
 export type RecordedRequest = {
@@ -88,14 +88,16 @@ export async function startMockProvider(options: { port?: number; script?: MockT
     if (turn.delayMs) await sleep(turn.delayMs);
 
     const fault = turn.fault;
-    if ((fault?.type === 'status' || fault?.type === 'contextTooLong') && queued.faultsLeft > 0) {
+    if ((fault?.type === 'status' || fault?.type === 'contextTooLong' || fault?.type === 'badKey') && queued.faultsLeft > 0) {
       queued.faultsLeft--;
-      const status = fault.type === 'status' ? fault.status : 400;
-      record.status = status;
       const headers: Record<string, string> = {};
       if (fault.type === 'status' && fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
       if (fault.type === 'status' && fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
-      const payload = fault.type === 'contextTooLong' ? contextTooLong(api) : errorBody(api, status, fault.message);
+      const { status, payload } =
+        fault.type === 'contextTooLong' ? { status: 400, payload: contextTooLong(api) }
+        : fault.type === 'badKey' ? badKey(api)
+        : { status: fault.status, payload: errorBody(api, fault.status, fault.message) };
+      record.status = status;
       return sendJson(req, res, status, payload, headers);
     }
     queue = queue.filter((q) => q !== queued);
@@ -123,6 +125,7 @@ export async function startMockProvider(options: { port?: number; script?: MockT
       if (fault && 'afterFrames' in fault && i === fault.afterFrames) {
         if (fault.type === 'disconnect') return void res.socket?.destroy();
         if (fault.type === 'malformed') return void res.end(malformedFrame(api));
+        if (fault.type === 'errorEvent') return void res.end(errorEvent(api, model));
         if (fault.type === 'stall') return; // left open until the client gives up or the server closes
       }
       if (res.destroyed) return;
@@ -195,7 +198,20 @@ function includeUsage(body: unknown): boolean {
 
 function faultTimes(turn: MockTurn): number {
   const fault = turn.fault;
-  return fault?.type === 'status' || fault?.type === 'contextTooLong' ? (fault.times ?? 1) : 0;
+  return fault?.type === 'status' || fault?.type === 'contextTooLong' || fault?.type === 'badKey' ? (fault.times ?? 1) : 0;
+}
+
+function badKey(api: WireApi): { status: number; payload: unknown } {
+  if (api === 'anthropic') return { status: 401, payload: anthropicBadKey() };
+  if (api === 'gemini') return { status: 400, payload: geminiBadKey() };
+  return { status: 401, payload: openAIBadKey() };
+}
+
+function errorEvent(api: WireApi, model: string): string {
+  if (api === 'anthropic') return anthropicErrorEvent;
+  if (api === 'openai-responses') return openAIResponsesErrorEvent(model);
+  if (api === 'gemini') return geminiErrorEvent;
+  return openAIChatErrorEvent;
 }
 
 function errorBody(api: WireApi, status: number, message?: string): unknown {

@@ -15,8 +15,8 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
           cache_creation_input_tokens: usage.cacheWrite },
       },
     }),
-    sse('ping', { type: 'ping' }),
   ];
+  const ping = sse('ping', { type: 'ping' });
   turn.content.forEach((block, index) => {
     if (block.type === 'text') {
       frames.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
@@ -39,11 +39,14 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
     }
     frames.push(sse('content_block_stop', { type: 'content_block_stop', index }));
   });
+  // The real API sends its first ping right after the first content_block_start (or after message_start if none).
+  frames.splice(turn.content.length > 0 ? 2 : 1, 0, ping);
   const stop = stopReasonOf(turn);
   frames.push(sse('message_delta', {
     type: 'message_delta',
     delta: { stop_reason: stop === 'length' ? 'max_tokens' : stop === 'toolUse' ? 'tool_use' : 'end_turn', stop_sequence: null },
-    usage: { output_tokens: usage.output },
+    usage: { input_tokens: usage.input, cache_creation_input_tokens: usage.cacheWrite, cache_read_input_tokens: usage.cacheRead,
+      output_tokens: usage.output },
   }));
   frames.push(sse('message_stop', { type: 'message_stop' }));
   return frames;
@@ -59,6 +62,13 @@ const ERROR_TYPES: Record<number, string> = {
 export function anthropicError(status: number, message?: string): unknown {
   const type = ERROR_TYPES[status] ?? 'api_error';
   return { type: 'error', error: { type, message: message ?? defaultMessage(status) } };
+}
+
+/** The `error` event Anthropic sends inside a 200 stream when it becomes overloaded midway. */
+export const anthropicErrorEvent = sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+
+export function anthropicBadKey(): unknown {
+  return anthropicError(401, 'invalid x-api-key');
 }
 
 export function anthropicContextTooLong(): unknown {

@@ -48,12 +48,24 @@ export function geminiError(status: number, message?: string): unknown {
   return { error: { code: status, message: message ?? defaultMessage(status), status: STATUS[status] ?? 'UNKNOWN' } };
 }
 
+/** An error chunk inside a 200 stream, as Gemini sends it when the model becomes overloaded midway. */
+export const geminiErrorEvent = data({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } });
+
+/** Gemini answers a bad key with HTTP 400 INVALID_ARGUMENT, not 401. */
+export function geminiBadKey(): unknown {
+  return { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT',
+    details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com',
+      metadata: { service: 'generativelanguage.googleapis.com' } }] } };
+}
+
 export function geminiContextTooLong(): unknown {
   return geminiError(400, 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).');
 }
 
 function defaultMessage(status: number): string {
-  if (status === 401 || status === 403) return 'API key not valid. Please pass a valid API key.';
+  if (status === 401) return 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+  if (status === 403) return "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
   if (status === 429) return 'Resource has been exhausted (e.g. check quota).';
+  if (status === 503) return 'The model is overloaded. Please try again later.';
   return 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting';
 }

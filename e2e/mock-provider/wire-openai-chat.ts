@@ -5,9 +5,10 @@ const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 
 export function openAIChatFrames(turn: MockTurn, model: string, serial: number, includeUsage: boolean): string[] {
   const base = { id: `chatcmpl-mock${serial}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+  // With include_usage, every chunk carries `usage: null` until the last one, which has no choices.
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    data({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-  const frames = [chunk({ role: 'assistant', content: '' })];
+    data({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage ? { usage: null } : {}) });
+  const frames = [chunk({ role: 'assistant', content: '', refusal: null })];
   let toolIndex = 0;
   turn.content.forEach((block, index) => {
     if (block.type === 'text') for (const content of textDeltas(block)) frames.push(chunk({ content }));
@@ -42,6 +43,16 @@ export function openAIError(status: number, message?: string): unknown {
   const code = status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : null;
   const type = status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error';
   return { error: { message: message ?? defaultMessage(status), type, param: null, code } };
+}
+
+/** An error sent inside a 200 stream: a `data:` chunk holding only `error`. */
+export const openAIChatErrorEvent = data({ error: {
+  message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
+
+export function openAIBadKey(): unknown {
+  return { error: {
+    message: 'Incorrect API key provided: sk-mock. You can find your API key at https://platform.openai.com/account/api-keys.',
+    type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
 }
 
 export function openAIContextTooLong(): unknown {

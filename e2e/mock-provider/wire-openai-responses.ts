@@ -71,3 +71,11 @@ export function openAIResponsesFrames(turn: MockTurn, model: string, serial: num
 }
 
 export const openAIResponsesMalformedFrame = 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",,,\n\n';
+
+/** `response.failed` inside a 200 stream: how the Responses API reports a server error midway. */
+export function openAIResponsesErrorEvent(model: string): string {
+  const response = { id: 'resp_mock_failed', object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'failed', model,
+    output: [], incomplete_details: null, usage: null,
+    error: { code: 'server_error', message: 'The server had an error while processing your request. Sorry about that!' } };
+  return `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', sequence_number: 999, response })}\n\n`;
+}

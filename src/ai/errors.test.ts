@@ -47,6 +47,65 @@ describe('classifying provider failures', () => {
   });
 });
 
+describe('real error bodies, as each SDK raises them', () => {
+  const gemini = (status: number, body: unknown) => Object.assign(new Error(JSON.stringify(body)), { name: 'ApiError', status });
+
+  it('reports a bad Gemini key as a rejected key although Gemini answers 400', () => {
+    const error = gemini(400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } });
+    const failure = classifyProviderError(error, { providerLabel: 'Google' });
+    expect(failure).toMatchObject({ kind: 'auth', retryable: false });
+    expect(failure.message).toBe('Google rejected the key (HTTP 400). Check the API key in settings. The provider said: "API key not valid. Please pass a valid API key."');
+  });
+
+  it('reports a Gemini 403 PERMISSION_DENIED as a rejected key', () => {
+    const error = gemini(403, { error: { code: 403, message: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.", status: 'PERMISSION_DENIED' } });
+    expect(classifyProviderError(error, { providerLabel: 'Google' }).kind).toBe('auth');
+  });
+
+  it('keeps a Gemini 400 that is not about the key a refused request', () => {
+    const error = gemini(400, { error: { code: 400, message: 'Invalid JSON payload received. Unknown name "foo"', status: 'INVALID_ARGUMENT' } });
+    expect(classifyProviderError(error, { providerLabel: 'Google' })).toMatchObject({ kind: 'bad_request', retryable: false });
+  });
+
+  it('recognises Gemini overload (503 UNAVAILABLE) sent in the middle of a stream', () => {
+    const error = Object.assign(new Error('got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}'), { name: 'ApiError', status: 503 });
+    const failure = classifyProviderError(error, { providerLabel: 'Google' });
+    expect(failure).toMatchObject({ kind: 'overloaded', retryable: true });
+    expect(failure.message).toContain('The model is overloaded. Please try again later.');
+  });
+
+  it('does not retry an OpenAI account that is out of quota, and says what to do', () => {
+    const error = Object.assign(new Error('429 You exceeded your current quota, please check your plan and billing details.'), {
+      status: 429, headers: new Headers(),
+      error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' },
+    });
+    const failure = classifyProviderError(error, { providerLabel: 'OpenAI' });
+    expect(failure).toMatchObject({ kind: 'quota', retryable: false });
+    expect(failure.message).toMatch(/^OpenAI says this account is out of credit or quota.*billing/);
+  });
+
+  it('reads an Anthropic error event sent mid-stream (no HTTP status)', () => {
+    const error = Object.assign(new Error('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'), {
+      status: undefined, error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    });
+    expect(classifyProviderError(error, ctx)).toMatchObject({ kind: 'overloaded', retryable: true });
+  });
+
+  it('recognises an OpenAI context overflow by its code and an Anthropic one by its text', () => {
+    const openai = Object.assign(new Error('400 Your input exceeds the context window of this model.'), {
+      status: 400, headers: new Headers(),
+      error: { message: 'Your input exceeds the context window of this model. Please adjust your input and try again.', type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' },
+    });
+    expect(classifyProviderError(openai, { providerLabel: 'OpenAI' }).kind).toBe('context_overflow');
+    const anthropic = Object.assign(new Error('400 {...}'), {
+      status: 400, headers: new Headers(),
+      error: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' } },
+    });
+    expect(classifyProviderError(anthropic, ctx).message).toMatch(/no longer fits.*prompt is too long: 208310 tokens > 200000 maximum/);
+  });
+});
+
 describe('network failures', () => {
   it('tells Ollama users what to set', () => {
     expect(networkFailureMessage('Ollama', 'http://localhost:11434/v1')).toMatch(/OLLAMA_ORIGINS=\*/);

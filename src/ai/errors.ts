@@ -3,6 +3,7 @@
 
 export type FailureKind =
   | 'auth'
+  | 'quota'
   | 'rate_limit'
   | 'overloaded'
   | 'server'
@@ -75,11 +76,18 @@ export function classifyFacts(facts: ErrorFacts, context: FailureContext): Provi
         'Start a new session, or remove earlier messages, or pick a model with a larger context window.',
     };
   }
-  if (status === 401 || status === 403) {
+  if (status === 401 || status === 403 || isRejectedKey(text, facts.code)) {
     return {
       kind: 'auth',
       retryable: false,
       message: `${provider} rejected the key (HTTP ${status}). Check the API key in settings.${quoted}`,
+    };
+  }
+  if (facts.code === 'insufficient_quota') {
+    return {
+      kind: 'quota',
+      retryable: false,
+      message: `${provider} says this account is out of credit or quota. Check the plan and billing details in your ${provider} account, then try again.${quoted}`,
     };
   }
   const retryAfterMs = retryAfterOf(facts.headers) ?? facts.bodyRetryAfterMs;
@@ -99,12 +107,13 @@ export function classifyFacts(facts: ErrorFacts, context: FailureContext): Provi
       message: `${provider} is overloaded right now. Try again in a moment.${quoted}`,
     };
   }
-  if (status !== undefined && status >= 500) {
+  // An error sent inside a 200 stream has no status; its type names the server error instead.
+  if ((status !== undefined && status >= 500) || facts.code === 'server_error' || facts.code === 'api_error') {
     return {
       kind: 'server',
       retryable: true,
       retryAfterMs,
-      message: `${provider} had a server error (HTTP ${status}). Try again in a moment.${quoted}`,
+      message: `${provider} had a server error${status ? ` (HTTP ${status})` : ''}. Try again in a moment.${quoted}`,
     };
   }
   if (status === 408 || facts.isTimeout) {
@@ -130,6 +139,13 @@ export function classifyFacts(facts: ErrorFacts, context: FailureContext): Provi
 export function isContextOverflow(text: string, code?: string): boolean {
   if (code === 'context_length_exceeded') return true;
   return CONTEXT_OVERFLOW.some((pattern) => pattern.test(text));
+}
+
+/** Gemini answers a bad key with HTTP 400 INVALID_ARGUMENT (reason API_KEY_INVALID), so the status alone misses it. */
+function isRejectedKey(text: string, code?: string): boolean {
+  return (
+    code === 'API_KEY_INVALID' || code === 'authentication_error' || code === 'invalid_api_key' || /API key not valid/i.test(text)
+  );
 }
 
 /** Why a fetch failed in the browser is hidden from scripts; say what the usual causes are and, for local servers, what to set. */
@@ -234,11 +250,20 @@ function parsedBody(value: unknown): { message?: string; code?: string; retryAft
   const record = value as Record<string, unknown>;
   const inner = typeof record.error === 'object' && record.error !== null ? (record.error as Record<string, unknown>) : record;
   const message = typeof inner.message === 'string' ? inner.message : undefined;
-  const codeSource = inner.code ?? inner.type ?? inner.status;
-  const code = typeof codeSource === 'string' ? codeSource : undefined;
+  // Gemini's `code` is the HTTP status (a number); its reason (API_KEY_INVALID) sits in an ErrorInfo detail.
+  const details = Array.isArray(inner.details) ? (inner.details as unknown[]) : [];
+  const code = [reasonIn(details), inner.code, inner.type, inner.status].find((c): c is string => typeof c === 'string');
   if (message === undefined && code === undefined) return undefined;
-  const retryAfterMs = Array.isArray(inner.details) ? retryDelayInText(JSON.stringify(inner.details)) : undefined;
+  const retryAfterMs = details.length > 0 ? retryDelayInText(JSON.stringify(details)) : undefined;
   return { message, code, retryAfterMs };
+}
+
+function reasonIn(details: unknown[]): string | undefined {
+  for (const detail of details) {
+    const reason = (detail as { reason?: unknown } | null)?.reason;
+    if (typeof reason === 'string') return reason;
+  }
+  return undefined;
 }
 
 function jsonIn(message: string): unknown {

@@ -112,6 +112,38 @@ describe.each(PROVIDER_CASES)('$name', ({ name, model: modelFor, framesBeforeTex
     expect(mock.requests).toHaveLength(1);
   });
 
+  it("reports the provider's own bad-key answer as a rejected key (Gemini's is HTTP 400)", async () => {
+    mock.setScript([{ content: [{ type: 'text', text: 'never' }], fault: { type: 'badKey' } }]);
+    const { events, message } = await collect(stream(model(), userRequest('hi'), key));
+    expect(events.at(-1)?.type).toBe('error');
+    expect(message.stopReason).toBe('error');
+    expect(message.errorMessage).toMatch(/rejected the key \(HTTP 40[01]\)\. Check the API key in settings\. The provider said: ".*(key|x-api-key).*"/i);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('keeps what arrived when the provider reports an error inside the stream', async () => {
+    mock.setScript([{ content: [{ type: 'text', text: 'The first half and the second half.' }], fault: { type: 'errorEvent', afterFrames: midText } }]);
+    const { events, message } = await collect(stream(model(), userRequest('hi'), key));
+    expect(events.at(-1)?.type).toBe('error');
+    expect(message.stopReason).toBe('error');
+    expect(message.content[0]).toEqual({ type: 'text', text: expect.stringMatching(/^The first/) });
+    expect(message.errorMessage).toMatch(/overloaded|server error|server had an error/i);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('retries an in-stream overload or server error that arrives before any content', async () => {
+    mock.setScript([
+      { content: [{ type: 'text', text: 'never' }], fault: { type: 'errorEvent', afterFrames: Math.min(1, framesBeforeText) } },
+      { content: [{ type: 'text', text: 'second try' }] },
+    ]);
+    const retries: string[] = [];
+    const { message } = await collect(stream(model(), userRequest('hi'), { ...key, onRetry: (info) => retries.push(info.reason) }));
+    expect(message.stopReason).toBe('stop');
+    expect(message.content).toEqual([{ type: 'text', text: 'second try' }]);
+    expect(retries).toHaveLength(1);
+    expect(mock.requests).toHaveLength(2);
+  });
+
   it('recognises a context that no longer fits', async () => {
     mock.setScript([{ content: [], fault: { type: 'contextTooLong' } }]);
     const { message } = await collect(stream(model(), userRequest('hi'), key));

@@ -95,7 +95,7 @@ async function drive(
 const ABORTED = 'Stopped before the reply finished.';
 
 function isHttpFailure(failure: ProviderFailure): boolean {
-  return ['auth', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'bad_request'].includes(failure.kind);
+  return ['auth', 'quota', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'bad_request'].includes(failure.kind);
 }
 
 function streamBroke(providerLabel: string, cause: ProviderFailure): ProviderFailure {
