@@ -1,5 +1,10 @@
 // Anthropic Messages API through @anthropic-ai/sdk (loaded on first use), mapped onto the unified stream.
-import type { MessageCreateParamsStreaming, RawMessageStreamEvent, StopReason as AnthropicStopReason } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  StopReason as AnthropicStopReason,
+} from '@anthropic-ai/sdk/resources/messages';
 import { REDACTED_THINKING_PREFIX, anthropicMessages, anthropicTools } from '../convert/anthropic';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder, TokenCounts } from './assistant-builder';
@@ -29,7 +34,10 @@ export function streamAnthropic(model: Model, request: StreamRequest, options?: 
 }
 
 export function anthropicParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): MessageCreateParamsStreaming {
-  const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
+  const messages = anthropicMessages(request.messages, model);
+  const wanted = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
+  // Finishing a tool loop that another model (or Claude with thinking off) started: the API rejects thinking there.
+  const effort = wanted && !toolLoopWithoutThinking(messages) ? wanted : undefined;
   const adaptive = effort !== undefined && ADAPTIVE_THINKING.test(model.id);
   const budget = effort && !adaptive ? THINKING_BUDGET[effort] : 0;
   const maxTokens = Math.max(options.maxTokens ?? model.maxTokens, budget + 1024);
@@ -40,7 +48,7 @@ export function anthropicParams(model: Model, request: StreamRequest, options: P
     ...(request.systemPrompt
       ? { system: [{ type: 'text', text: request.systemPrompt, cache_control: { type: 'ephemeral' } }] }
       : {}),
-    messages: anthropicMessages(request.messages, model),
+    messages,
     ...(request.tools.length > 0 ? { tools: anthropicTools(request.tools) } : {}),
     ...(adaptive
       ? { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort } }
@@ -48,6 +56,19 @@ export function anthropicParams(model: Model, request: StreamRequest, options: P
         ? { thinking: { type: 'enabled', budget_tokens: budget } }
         : {}),
   };
+}
+
+/**
+ * With thinking on, the API requires the assistant turn whose tool calls the last user message answers to open with
+ * a thinking block; a turn from another provider cannot, as its thinking carries no Anthropic signature.
+ */
+function toolLoopWithoutThinking(messages: MessageParam[]): boolean {
+  const last = messages[messages.length - 1];
+  const answersTools = last?.role === 'user' && Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result');
+  if (!answersTools) return false;
+  const turn = messages.findLast((m) => m.role === 'assistant');
+  const first = Array.isArray(turn?.content) ? turn.content[0] : undefined;
+  return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
 }
 
 async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {

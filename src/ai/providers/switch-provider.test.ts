@@ -53,6 +53,8 @@ it('continues a session across Anthropic -> OpenAI Responses -> Gemini -> Chat C
   expect(thinkingBlocks).toEqual([{ type: 'thinking', thinking: 'claude thinks', signature: 'sig-anthropic' }]);
   const texts = sent.flatMap((m) => (m.role === 'assistant' ? m.content.filter((b) => b.type === 'text').map((b) => b.text) : []));
   expect(texts).toEqual(['gpt thinks', 'gemini thinks', 'local thinks']);
+  // The loop being finished was started by another model, so its turn cannot open with a signed thinking block.
+  expect((mock.requests[0].body as { thinking?: unknown }).thinking).toBeUndefined();
 });
 
 it('sends no foreign reasoning items or signatures to OpenAI or Gemini', async () => {
