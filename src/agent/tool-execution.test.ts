@@ -12,7 +12,10 @@ describe('tool lookup', () => {
   it('answers a made-up tool with "not found" and the list of available tools', async () => {
     const { toolResults } = await runScripted([{ content: [toolCall('teleport', {})] }, 'ok'], { tools: [echoTool()] });
     expect(toolResults[0].isError).toBe(true);
-    expect(textOf(toolResults[0])).toBe('Tool teleport not found. Available tools: echo. Call one of those instead.');
+    expect(toolResults[0].content).toEqual([
+      { type: 'text', text: 'Tool teleport not found' },
+      { type: 'text', text: 'Available tools: echo. Call one of those instead.' },
+    ]);
   });
 
   it('treats a registered but inactive tool as unknown', async () => {
@@ -21,7 +24,7 @@ describe('tool lookup', () => {
       tools: [echoTool()], // bash exists elsewhere but is not active in this session
     });
     expect(bash.calls).toHaveLength(0);
-    expect(textOf(toolResults[0])).toMatch(/^Tool bash not found\. Available tools: echo\./);
+    expect(textOf(toolResults[0])).toBe('Tool bash not found\nAvailable tools: echo. Call one of those instead.');
     expect(requests[0].tools.map((t) => t.name)).toEqual(['echo']);
   });
 });

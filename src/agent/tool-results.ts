@@ -25,7 +25,13 @@ export function toolNotFound(name: string, activeTools: readonly AgentTool[]): A
     activeTools.length === 0
       ? 'No tools are available right now.'
       : `Available tools: ${activeTools.map((t) => t.name).join(', ')}.`;
-  return textResult(`Tool ${name} not found. ${available} Call one of those instead.`);
+  // The first block is exactly the contract's text (DESIGN.md); the hint for the model follows in its own block.
+  return {
+    content: [
+      { type: 'text', text: `Tool ${name} not found` },
+      { type: 'text', text: `${available} Call one of those instead.` },
+    ],
+  };
 }
 
 export function abortedBeforeStart(name: string): AgentToolResult {

@@ -55,6 +55,19 @@ describe('bash tool', () => {
     expect(shown.length).toBe(Math.floor((50 * 1024) / 3));
   });
 
+  it('joins a character split across output chunks whole, in the result and in updates', async () => {
+    const runtime = await runtimeWith();
+    const updates: AgentToolResult[] = [];
+    const tool = createBashTool(withExec(runtime, async (_command, options) => {
+      options?.onOutput?.('smile \ud83d');
+      options?.onOutput?.('\ude00 and \u20ac\n');
+      return { output: '', exitCode: 0 };
+    }));
+    const result = await tool.execute('id', { command: 'x' }, undefined, (partial) => updates.push(partial));
+    expect(textOf(result)).toBe('smile \u{1f600} and \u20ac\n');
+    expect(textOf(updates.at(-1)!)).toBe('smile \u{1f600} and \u20ac\n');
+  });
+
   it('kills a command at its timeout and says so with the output so far', async () => {
     const runtime = await runtimeWith();
     const started = Date.now();
