@@ -1,5 +1,6 @@
 // Tool-argument validation: repair what a model unambiguously meant, then check against the tool's TypeBox schema.
-// Only TypeBox's interpreted checker is used (never TypeCompiler): the page runs under a CSP without 'unsafe-eval'.
+// Only TypeBox's interpreted checker (Value) is used, never its code-generating compiler: the page runs under a CSP
+// without 'unsafe-eval'.
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
