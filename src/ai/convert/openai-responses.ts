@@ -6,7 +6,7 @@ import type {
   ResponseInputItem,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import type { Message, Model, Tool, ToolCall } from '../types';
+import type { AssistantMessage, Message, Model, Tool, ToolCall } from '../types';
 import { acceptsImages, dataUrl, isSameModel, replayableContent, toolResultText, userParts } from './history';
 import { safeToolCallId } from './ids';
 import { plainSchema } from './schema';
@@ -33,12 +33,21 @@ export function responsesTools(tools: Tool[]): FunctionTool[] {
   }));
 }
 
-/** Reasoning items travel whole (with encrypted content) in the thinking block's signature, as JSON. */
-export function reasoningItemOf(signature: string | undefined): ResponseReasoningItem | undefined {
+/**
+ * Reasoning items travel whole (with encrypted content) in the thinking block's signature, as JSON. Conch adds one
+ * field of its own, the id of the message that followed the item: with store: false the API pairs a reasoning item
+ * with its following item by id, and a Conch text block has nowhere else to keep that id.
+ */
+export const NEXT_MESSAGE_ID = 'next_message_id';
+
+export type StoredReasoning = { item: ResponseReasoningItem; nextMessageId?: string };
+
+export function reasoningItemOf(signature: string | undefined): StoredReasoning | undefined {
   if (!signature) return undefined;
   try {
-    const item = JSON.parse(signature) as ResponseReasoningItem;
-    return item?.type === 'reasoning' && typeof item.id === 'string' ? item : undefined;
+    const { [NEXT_MESSAGE_ID]: next, ...item } = JSON.parse(signature) as ResponseReasoningItem & Record<string, unknown>;
+    if (item?.type !== 'reasoning' || typeof item.id !== 'string') return undefined;
+    return { item, ...(typeof next === 'string' ? { nextMessageId: next } : {}) };
   } catch {
     return undefined;
   }
@@ -59,18 +68,7 @@ export function responsesInput(messages: Message[], model: Model): ResponseInput
         ),
       });
     } else if (message.role === 'assistant') {
-      const same = isSameModel(message, model);
-      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true });
-      for (const block of blocks ?? []) {
-        if (block.type === 'thinking') {
-          const item = reasoningItemOf(block.signature);
-          if (item) out.push(item);
-        } else if (block.type === 'text') {
-          out.push({ role: 'assistant', content: block.text });
-        } else {
-          out.push(functionCallItem(block, same));
-        }
-      }
+      out.push(...assistantItems(message, model));
     } else {
       const images = acceptsImages(model) ? message.content.filter((p) => p.type === 'image') : [];
       const text = toolResultText(message, { markErrors: true });
@@ -89,6 +87,53 @@ export function responsesInput(messages: Message[], model: Model): ResponseInput
     }
   }
   return out;
+}
+
+/**
+ * One assistant turn as input items. The API rejects a reasoning item without the item that followed it, and a
+ * function call (sent with its item id) without the reasoning item that preceded it; where a reasoning item cannot be
+ * sent (no encrypted content, unknown following id), it is left out and so are the call item ids.
+ */
+function assistantItems(message: AssistantMessage, model: Model): ResponseInputItem[] {
+  const same = isSameModel(message, model);
+  const items: ResponseInputItem[] = [];
+  let reasoningLeftOut = false;
+  let unpaired: { at: number; nextMessageId?: string } | undefined; // a reasoning item waiting for its follower
+  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true }) ?? []) {
+    if (block.type === 'thinking') {
+      const stored = reasoningItemOf(block.signature);
+      if (unpaired) {
+        items.splice(unpaired.at, 1);
+        reasoningLeftOut = true;
+      }
+      if (stored?.item.encrypted_content) {
+        unpaired = { at: items.push(stored.item) - 1, nextMessageId: stored.nextMessageId };
+      } else {
+        unpaired = undefined;
+        reasoningLeftOut = true;
+      }
+      continue;
+    }
+    if (block.type === 'text') {
+      if (unpaired?.nextMessageId) {
+        items.push({
+          type: 'message', role: 'assistant', id: unpaired.nextMessageId, status: 'completed',
+          content: [{ type: 'output_text', text: block.text, annotations: [] }],
+        });
+      } else {
+        if (unpaired) {
+          items.splice(unpaired.at, 1);
+          reasoningLeftOut = true;
+        }
+        items.push({ role: 'assistant', content: block.text });
+      }
+    } else {
+      items.push(functionCallItem(block, same && !reasoningLeftOut));
+    }
+    unpaired = undefined;
+  }
+  if (unpaired) items.splice(unpaired.at, 1);
+  return items;
 }
 
 function functionCallItem(call: ToolCall, sameModel: boolean): ResponseInputItem {

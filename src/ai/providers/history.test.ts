@@ -97,6 +97,25 @@ describe('history sent back after a tool round', () => {
     expect(mock.requests[1].headers.authorization).toBe('Bearer k');
   });
 
+  it('openai responses: a thinking + text turn goes back as the reasoning item and the message item it preceded', async () => {
+    mock.setScript([
+      { content: [{ type: 'thinking', thinking: 'Greet back.', signature: 'ENC-1' }, { type: 'text', text: 'Hello!' }] },
+      { content: [{ type: 'text', text: 'Fine.' }] },
+    ]);
+    const model = modelFor('openai (responses)');
+    const options = { apiKey: 'k', thinking: 'low' as const, ...FAST_RETRY };
+    const user: Message = { role: 'user', content: 'hi', timestamp: 1 };
+    const { message: first } = await collect(stream(model, { systemPrompt: 's', messages: [user], tools: [] }, options));
+    const next: Message = { role: 'user', content: 'how are you?', timestamp: 2 };
+    await collect(stream(model, { systemPrompt: 's', messages: [user, first, next], tools: [] }, options));
+    const input = (mock.requests[1].body as { input: Record<string, unknown>[] }).input;
+    expect(input.map((i) => i.type ?? i.role)).toEqual(['user', 'reasoning', 'message', 'user']);
+    expect(input[1]).toEqual({ type: 'reasoning', id: expect.stringMatching(/^rs_/), encrypted_content: 'ENC-1',
+      summary: [{ type: 'summary_text', text: 'Greet back.' }] });
+    expect(input[2]).toEqual({ type: 'message', role: 'assistant', id: expect.stringMatching(/^msg_/), status: 'completed',
+      content: [{ type: 'output_text', text: 'Hello!', annotations: [] }] });
+  });
+
   it('chat completions: no reasoning sent back, tool messages, error text, images after the tool messages', async () => {
     const { calls, body } = await toolRound(modelFor('openai-compatible'));
     const messages = body.messages as Record<string, unknown>[];

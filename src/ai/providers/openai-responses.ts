@@ -5,7 +5,7 @@ import type {
   ResponseCreateParamsStreaming,
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
-import { responsesInput, responsesToolCallId, responsesTools } from '../convert/openai-responses';
+import { NEXT_MESSAGE_ID, reasoningItemOf, responsesInput, responsesToolCallId, responsesTools } from '../convert/openai-responses';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
@@ -79,6 +79,8 @@ async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, b
         if (index === undefined) break;
         if (item.type === 'reasoning') {
           builder.setSignature(index, JSON.stringify({ type: 'reasoning', id: item.id, summary: item.summary, encrypted_content: item.encrypted_content ?? null }));
+        } else if (item.type === 'message') {
+          rememberFollowingMessage(builder, indexOf.get(event.output_index - 1), item.id);
         } else if (item.type === 'function_call') builder.closeToolCall(index, item.arguments);
         break;
       }
@@ -98,6 +100,14 @@ async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, b
     }
   }
   return undefined;
+}
+
+/** Keeps the id of a message that followed a reasoning item with that item, so both can be sent back as a pair. */
+function rememberFollowingMessage(builder: AssistantMessageBuilder, reasoningIndex: number | undefined, messageId: string): void {
+  const block = reasoningIndex === undefined ? undefined : builder.message.content[reasoningIndex];
+  if (block?.type !== 'thinking' || reasoningIndex === undefined) return;
+  const stored = reasoningItemOf(block.signature);
+  if (stored) builder.setSignature(reasoningIndex, JSON.stringify({ ...stored.item, [NEXT_MESSAGE_ID]: messageId }));
 }
 
 function setUsage(builder: AssistantMessageBuilder, response: Response): void {
