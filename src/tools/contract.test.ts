@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentTool, AgentToolResult } from '../agent/types';
 import { createEmbeddedRuntime } from '../runtime/embedded';
+import { createEmbeddedRuntimeInWorker } from '../runtime/embedded-client';
+import { createInMemoryWorker } from '../runtime/testing/in-memory-worker';
 import type { ExecOptions, ExecResult, Runtime } from '../runtime/types';
 import { createCodingTools, DEFAULT_ACTIVE_TOOLS } from './index';
 import { errorOf, textOf } from './test-helpers';
@@ -172,5 +174,37 @@ describe('grep, find and ls, as a caller sees them', () => {
     expect(textOf(await run('ls', { path: 'empty' }))).toMatch(/empty/);
     const ls = createCodingTools(runtime).find((t) => t.name === 'ls')!;
     expect(await errorOf(ls.execute('id', { path: 'a.txt' } as never))).toContain('not a directory');
+  });
+});
+
+describe('the tools over the embedded runtime behind its worker protocol', () => {
+  it('edit, write, read, bash (tail + full-output file) and abort work the same', async () => {
+    const runtime = await createEmbeddedRuntimeInWorker({
+      files: { 'f.txt': 'one\ntwo\n' },
+      createWorker: () => createInMemoryWorker(),
+    });
+    try {
+      const tools = Object.fromEntries(createCodingTools(runtime).map((t) => [t.name, t]));
+      const run = (name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
+        tools[name].execute('call-w', args as never, signal);
+      await Promise.all([
+        run('edit', { path: 'f.txt', edits: [{ oldText: 'one', newText: 'ONE' }] }),
+        run('edit', { path: 'f.txt', edits: [{ oldText: 'two', newText: 'TWO' }] }),
+      ]);
+      expect(textOf(await run('read', { path: 'f.txt' }))).toBe('ONE\nTWO');
+
+      const long = textOf(await run('bash', { command: "seq 1 4000 | sed 's/^/n/'" }));
+      expect(long).toContain('n4000');
+      const path = /(\/tmp\/\S+\.log)/.exec(long)?.[1];
+      expect(textOf(await run('read', { path: path!, limit: 1 }))).toMatch(/^n1\n/);
+
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const message = await errorOf(run('bash', { command: 'echo started; sleep 30' }, controller.signal));
+      expect(message).toContain('started');
+      expect(message).toContain('aborted');
+    } finally {
+      await runtime.dispose();
+    }
   });
 });

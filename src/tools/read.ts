@@ -78,7 +78,8 @@ function readTextPage(text: string, shown: string, args: ReadArguments) {
   }
   if (first > totalLines) {
     throw new Error(
-      `Offset ${first} is past the end of ${shown}, which has ${totalLines} lines. Use an offset from 1 to ${totalLines}.`,
+      `Offset ${first} is past the end of ${shown}, which has ${totalLines} ${totalLines === 1 ? 'line' : 'lines'}. ` +
+        `Use an offset from 1 to ${totalLines}.`,
     );
   }
 
