@@ -3,7 +3,13 @@
 
 export type MockBlock =
   /** `deltas`, when given, are sent as the text's deltas exactly (they should join to `text`); else three. */
-  | { type: 'text'; text: string; deltas?: string[] }
+  | {
+      type: 'text';
+      text: string;
+      deltas?: string[];
+      /** Gemini only: a thoughtSignature on the text's last chunk, as Gemini 3 sends it when thoughts are hidden. */
+      signature?: string;
+    }
   | { type: 'thinking'; thinking: string; signature?: string }
   /** `arguments` as a string is sent verbatim (use it for malformed JSON). */
   | {

@@ -24,7 +24,11 @@ export function geminiFrames(turn: MockTurn, model: string, serial: number): str
         frames.push(chunk([{ text, thought: true, ...(last ? { thoughtSignature: block.signature ?? `gsig_mock_${serial}` } : {}) }]));
       });
     } else if (block.type === 'text') {
-      for (const text of textDeltas(block)) frames.push(chunk([{ text }]));
+      const pieces = textDeltas(block);
+      pieces.forEach((text, i) => {
+        const signed = block.signature && i === pieces.length - 1;
+        frames.push(chunk([{ text, ...(signed ? { thoughtSignature: block.signature } : {}) }]));
+      });
     } else {
       // Gemini sends each call whole; malformed string arguments cannot be expressed, so they arrive as {}.
       const args = typeof block.arguments === 'string' ? {} : block.arguments;

@@ -28,14 +28,20 @@ export function geminiContents(messages: Message[], model: Model): Content[] {
       const same = isSameModel(message, model);
       const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true });
       if (!blocks) continue;
-      const parts = blocks.map((block): Part => {
-        if (block.type === 'text') return { text: block.text };
-        if (block.type === 'thinking') return { text: block.thinking, thought: true, thoughtSignature: block.signature };
-        return {
-          functionCall: { name: block.name, args: block.arguments, ...(geminiIssued(block.id, same) ? { id: block.id } : {}) },
-          ...(block.thoughtSignature ? { thoughtSignature: block.thoughtSignature } : {}),
-        };
-      });
+      const parts: Part[] = [];
+      for (const block of blocks) {
+        const previous = parts[parts.length - 1];
+        if (block.type === 'text') parts.push({ text: block.text });
+        else if (block.type === 'thinking' && block.thinking === '' && previous?.text !== undefined && !previous.thought) {
+          previous.thoughtSignature = block.signature; // the signature of the text before it (see providers/google.ts)
+        } else if (block.type === 'thinking') parts.push({ text: block.thinking, thought: true, thoughtSignature: block.signature });
+        else {
+          parts.push({
+            functionCall: { name: block.name, args: block.arguments, ...(geminiIssued(block.id, same) ? { id: block.id } : {}) },
+            ...(block.thoughtSignature ? { thoughtSignature: block.thoughtSignature } : {}),
+          });
+        }
+      }
       out.push({ role: 'model', parts });
     } else {
       const callWasGemini = geminiIssued(message.toolCallId, sameModelForResult(messages, message.toolCallId, model));

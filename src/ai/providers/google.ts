@@ -89,6 +89,9 @@ async function readGeminiStream(chunks: AsyncIterable<GenerateContentResponse>, 
         if (part.thoughtSignature) builder.setSignature(index, part.thoughtSignature);
       } else if (part.text !== undefined) {
         builder.text(part.text);
+        // Gemini 3 signs the text itself when thoughts are hidden; the signature is kept in an empty thinking block
+        // right after the text, and goes back on the text part (convert/google.ts).
+        if (part.thoughtSignature) builder.openThinking(part.thoughtSignature);
       }
     }
     if (candidate?.finishReason) finishReason = candidate.finishReason;

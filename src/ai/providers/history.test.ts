@@ -130,6 +130,28 @@ describe('history sent back after a tool round', () => {
     expect(JSON.stringify(messages)).not.toContain('I should look at both');
   });
 
+  it('gemini: a thought signature that came on a text part goes back on that text part', async () => {
+    mock.setScript([
+      { content: [{ type: 'text', text: 'The answer is 4.', signature: 'TEXT-SIG' }] },
+      { content: [{ type: 'text', text: 'Fine.' }] },
+    ]);
+    const model = modelFor('google');
+    const options = { apiKey: 'k', ...FAST_RETRY };
+    const user: Message = { role: 'user', content: '2+2?', timestamp: 1 };
+    const { message: first } = await collect(stream(model, { systemPrompt: 's', messages: [user], tools: [] }, options));
+    expect(first.content.filter((b) => b.type === 'text').map((b) => (b.type === 'text' ? b.text : '')).join('')).toBe('The answer is 4.');
+    const next: Message = { role: 'user', content: 'thanks', timestamp: 2 };
+    await collect(stream(model, { systemPrompt: 's', messages: [user, first, next], tools: [] }, options));
+    const contents = (mock.requests[1].body as { contents: { role: string; parts: Record<string, unknown>[] }[] }).contents;
+    expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
+    expect(contents[1].parts).toEqual([{ text: 'The answer is 4.', thoughtSignature: 'TEXT-SIG' }]);
+    // Another model never sees it.
+    const other = modelFor('anthropic');
+    mock.setScript([{ content: [{ type: 'text', text: 'ok' }] }]);
+    await collect(stream(other, { systemPrompt: 's', messages: [user, first, next], tools: [] }, options));
+    expect(JSON.stringify(mock.requests[2].body)).not.toContain('TEXT-SIG');
+  });
+
   it('gemini: thought and call signatures, functionResponse output/error, inlineData images', async () => {
     const { body } = await toolRound(modelFor('google'));
     const contents = body.contents as { role: string; parts: Record<string, unknown>[] }[];
