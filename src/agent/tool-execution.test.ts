@@ -74,8 +74,8 @@ describe('arguments', () => {
     expect(toolResults[0].isError).toBe(true);
     const text = textOf(toolResults[0]);
     expect(text).toContain('Validation failed for tool "count"');
-    expect(text).toContain('- path: required property missing');
-    expect(text).toContain('- count: Expected integer, got "7.5"');
+    expect(text).toContain('- /path: required property missing');
+    expect(text).toContain('- /count: Expected integer, got "7.5"');
     expect(text).toContain('"count": "7.5"');
   });
 });

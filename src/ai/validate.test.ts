@@ -27,12 +27,12 @@ describe('validateToolArguments: coercion', () => {
   });
 
   it('does not make an integer of "42.1"', () => {
-    expect(expectFailure(numbers, { n: 1, i: '42.1' })).toContain('- i: Expected integer, got "42.1"');
+    expect(expectFailure(numbers, { n: 1, i: '42.1' })).toContain('- /i: Expected integer, got "42.1"');
   });
 
   it('does not treat empty, blank or non-decimal strings as numbers', () => {
     for (const bad of ['', ' ', 'abc', '0x10', 'Infinity', '1,5']) {
-      expect(expectFailure(numbers, { n: bad, i: 1 })).toContain('- n: Expected number');
+      expect(expectFailure(numbers, { n: bad, i: 1 })).toContain('- /n: Expected number');
     }
   });
 
@@ -40,15 +40,15 @@ describe('validateToolArguments: coercion', () => {
     const flags = Type.Object({ flag: Type.Boolean() });
     expectValue(flags, { flag: 'true' }, { flag: true });
     expectValue(flags, { flag: 'false' }, { flag: false });
-    expect(expectFailure(flags, { flag: '1' })).toContain('- flag: Expected boolean, got "1"');
-    expect(expectFailure(flags, { flag: 'yes' })).toContain('- flag: Expected boolean');
-    expect(expectFailure(flags, { flag: 1 })).toContain('- flag: Expected boolean');
+    expect(expectFailure(flags, { flag: '1' })).toContain('- /flag: Expected boolean, got "1"');
+    expect(expectFailure(flags, { flag: 'yes' })).toContain('- /flag: Expected boolean');
+    expect(expectFailure(flags, { flag: 1 })).toContain('- /flag: Expected boolean');
   });
 
   it('turns numbers and booleans into strings where a string is wanted', () => {
     const strings = Type.Object({ a: Type.String(), b: Type.String() });
     expectValue(strings, { a: 5, b: true }, { a: '5', b: 'true' });
-    expect(expectFailure(strings, { a: { x: 1 }, b: 'ok' })).toContain('- a: Expected string');
+    expect(expectFailure(strings, { a: { x: 1 }, b: 'ok' })).toContain('- /a: Expected string');
   });
 
   it('recurses into nested objects and arrays', () => {
@@ -75,7 +75,7 @@ describe('validateToolArguments: coercion', () => {
     expectValue(oneOfThree, { v: 'true' }, { v: true });
     // Both branches accept a coerced form of "3": no guess, so it fails.
     const bothCoerce = Type.Object({ v: Type.Union([Type.Integer(), Type.Number()]) });
-    expect(expectFailure(bothCoerce, { v: '3' })).toContain('- v: Expected integer or number');
+    expect(expectFailure(bothCoerce, { v: '3' })).toContain('- /v: Expected integer or number');
   });
 
   it('drops null from optional fields, but keeps it where null is allowed or the field is required', () => {
@@ -86,7 +86,7 @@ describe('validateToolArguments: coercion', () => {
     });
     expectValue(schema, { path: 'a', limit: null }, { path: 'a' });
     expectValue(schema, { path: 'a', label: null }, { path: 'a', label: null });
-    expect(expectFailure(schema, { path: null })).toContain('- path: Expected string, got null');
+    expect(expectFailure(schema, { path: null })).toContain('- /path: Expected string, got null');
   });
 
   it('never mutates or aliases the input', () => {
@@ -119,12 +119,12 @@ describe('validateToolArguments: failure message', () => {
     if (message.ok) throw new Error('expected failure');
     const text = message.message;
     expect(text).toContain('Validation failed for tool "edit"');
-    expect(text).toContain('- path: required property missing');
-    expect(text).toContain('- edits/0/oldText: Expected string');
-    expect(text).toContain('- edits/1/oldText: required property missing');
-    expect(text).toContain('- mode: Expected "exact" or "fuzzy", got "loose"');
+    expect(text).toContain('- /path: required property missing');
+    expect(text).toContain('- /edits/0/oldText: Expected string');
+    expect(text).toContain('- /edits/1/oldText: required property missing');
+    expect(text).toContain('- /mode: Expected "exact" or "fuzzy", got "loose"');
     // A missing field is reported once, not also as "Expected string".
-    expect(text.match(/- path:/g)).toHaveLength(1);
+    expect(text.match(/- \/path:/g)).toHaveLength(1);
     expect(text).toContain('Arguments received:');
     expect(text).toContain('"newText": "c"');
   });
@@ -138,14 +138,14 @@ describe('validateToolArguments: failure message', () => {
   it('caps a very long list of problems', () => {
     const list = Type.Object({ items: Type.Array(Type.Integer()) });
     const message = expectFailure(list, { items: Array.from({ length: 500 }, (_, i) => `x${i}`) });
-    expect(message).toContain('- items/0: Expected integer, got "x0"');
+    expect(message).toContain('- /items/0: Expected integer, got "x0"');
     expect(message).toContain('- ... and 460 more problems');
     expect(message).not.toContain('items/499');
   });
 
   it('reports unexpected properties when the schema forbids them', () => {
     const strict = Type.Object({ a: Type.String() }, { additionalProperties: false });
-    expect(expectFailure(strict, { a: 'x', b: 1 })).toContain('- b: unexpected property');
+    expect(expectFailure(strict, { a: 'x', b: 1 })).toContain('- /b: unexpected property');
   });
 
   it('reports a non-object argument list at the root', () => {
@@ -167,6 +167,6 @@ describe('validateToolArguments: no code generation', () => {
       ok: true,
       value: { path: 'a', count: 2, tags: ['1'] },
     });
-    expect(expectFailure(schema, { count: 'x' })).toContain('- path: required property missing');
+    expect(expectFailure(schema, { count: 'x' })).toContain('- /path: required property missing');
   });
 });

@@ -198,7 +198,8 @@ function describeFailure(toolName: string, schema: TSchema, checked: unknown, ra
   const missing = new Set<string>();
   const seen = new Set<string>();
   for (const error of Value.Errors(schema, checked)) {
-    const path = error.path === '' ? '(root)' : error.path.slice(1);
+    // The JSON pointer TypeBox reports (/edits/0/oldText): it names nested fields and array items unambiguously.
+    const path = error.path === '' ? '(root)' : error.path;
     let problem: string;
     if (error.message === 'Expected required property') {
       missing.add(path);
