@@ -34,7 +34,7 @@ export function openAICompletionsParams(
   request: StreamRequest,
   options: ProviderStreamOptions,
 ): ChatCompletionCreateParamsStreaming {
-  const official = model.provider === 'openai';
+  const official = model.provider === 'openai' || isOpenAIItself(model.baseUrl);
   const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
   return {
     model: model.id,
@@ -48,11 +48,19 @@ export function openAICompletionsParams(
   };
 }
 
+function isOpenAIItself(baseUrl: string | undefined): boolean {
+  try {
+    return baseUrl !== undefined && new URL(baseUrl).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
 /** Compatible servers stream reasoning under one of these non-standard delta fields. */
 type ReasoningDelta = { reasoning_content?: string | null; reasoning?: string | null };
 
 async function readChatStream(chunks: AsyncIterable<ChatCompletionChunk>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
-  const toolIndexOf = new Map<number, number>(); // OpenAI tool_calls[].index -> Conch content index
+  const toolIndexOf = new Map<number | undefined, number>(); // tool_calls[].index -> Conch content index
   let finish: string | null = null;
 
   for await (const chunk of chunks) {
@@ -73,7 +81,10 @@ async function readChatStream(chunks: AsyncIterable<ChatCompletionChunk>, builde
     if (delta.content) builder.text(delta.content);
     for (const call of delta.tool_calls ?? []) {
       let index = toolIndexOf.get(call.index);
-      if (index === undefined) {
+      // Some compatible servers omit `index` or repeat 0 for every call; a new id then means a new call.
+      const current = index === undefined ? undefined : builder.message.content[index];
+      if (index === undefined || (call.id && current?.type === 'toolCall' && current.id !== call.id)) {
+        if (index !== undefined) builder.closeToolCall(index);
         index = builder.openToolCall(call.id || `call_${call.index}_${Date.now().toString(36)}`, call.function?.name ?? '');
         toolIndexOf.set(call.index, index);
       }
