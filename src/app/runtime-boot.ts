@@ -35,7 +35,7 @@ type Attempt = { ok: true; runtime: Runtime } | AttemptFailure;
 export type RuntimeBootOptions = {
   /** Boots (or returns the page's already booting) WebContainer as a Runtime; see runtime/webcontainer-boot.ts. */
   bootWebContainer: () => Promise<Runtime>;
-  createEmbedded: () => Promise<Runtime>;
+  createEmbedded: () => Runtime | Promise<Runtime>;
   /** Default 20 s. */
   timeoutMs?: number;
   /** Defaults to `globalThis.crossOriginIsolated`. */
@@ -139,7 +139,9 @@ export class RuntimeBoot {
     const cannot = this.cannotHostWebContainer();
     if (cannot) return this.startEmbedded(cannot);
     const attempt = this.tryWebContainer();
-    const embedded = this.options.createEmbedded().then(
+    const embedded = Promise.resolve()
+      .then(() => this.options.createEmbedded())
+      .then(
       (runtime) => ({ ok: true as const, runtime }),
       (error: unknown) => ({ ok: false as const, error }),
     );

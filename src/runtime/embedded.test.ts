@@ -17,6 +17,12 @@ describe('createEmbeddedRuntime', () => {
     ]);
   });
 
+  it('is ready as soon as it is created, with or without await', async () => {
+    const runtime = createEmbeddedRuntime({ files: { 'a/b.txt': 'ready' } });
+    expect(text(await runtime.readFile('a/b.txt'))).toBe('ready');
+    expect((await runtime.exec('cat a/b.txt')).output).toBe('ready');
+  });
+
   it('honours a custom workdir', async () => {
     const runtime = await createEmbeddedRuntime({ workdir: '/work', files: { 'x.txt': 'x' } });
     expect((await runtime.exec('pwd; cat x.txt')).output).toBe('/work\nx');

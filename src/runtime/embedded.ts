@@ -37,11 +37,12 @@ export interface EmbeddedRuntime extends Runtime {
   realpath(path: string): Promise<string>;
 }
 
-/** Creates the in-process embedded runtime with `files` written under `workdir`. */
-export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<EmbeddedRuntime> {
-  const runtime = new InProcessEmbeddedRuntime(options);
-  await runtime.init(options.files ?? {});
-  return runtime;
+/**
+ * Creates the in-process embedded runtime with `files` written under `workdir`. It is ready at once (synchronous);
+ * awaiting the result works too.
+ */
+export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): EmbeddedRuntime {
+  return new InProcessEmbeddedRuntime(options);
 }
 
 class InProcessEmbeddedRuntime implements EmbeddedRuntime {
@@ -56,18 +57,18 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   constructor(options: EmbeddedRuntimeOptions) {
     this.workdir = normalizeAbsolute(options.workdir ?? DEFAULT_WORKDIR);
     this.cwd = this.workdir;
-    this.fs = new ObservedFs(new InMemoryFs(), (paths) => this.recordChanges(paths));
+    const memory = new InMemoryFs();
+    memory.mkdirSync(this.workdir, { recursive: true });
+    for (const [path, content] of Object.entries(options.files ?? {})) {
+      memory.writeFileSync(resolvePath(this.workdir, path), content);
+    }
+    this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
     this.bash = new Bash({
       fs: this.fs,
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
     });
-  }
-
-  async init(files: Record<string, string | Uint8Array>): Promise<void> {
-    await this.fs.mkdir(this.workdir, { recursive: true });
-    for (const [path, content] of Object.entries(files)) await this.writeFile(path, content);
   }
 
   // ---- files ----

@@ -16,7 +16,7 @@ const allBytes = () => Uint8Array.from({ length: 256 }, (_, i) => i);
 /** Registers the shared Runtime behaviour tests for `makeRuntime` under `name`. */
 export function describeRuntimeContract(
   name: string,
-  makeRuntime: () => Promise<Runtime>,
+  makeRuntime: () => Runtime | Promise<Runtime>,
   options: RuntimeContractOptions = {},
 ): void {
   describe(`Runtime contract: ${name}`, () => {
