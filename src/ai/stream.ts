@@ -37,6 +37,11 @@ export function wireApiOf(model: Model): WireApi | undefined {
 
 /** Streams one assistant reply from the model's provider (a StreamFn). Never throws: failures are `error` events. */
 export function stream(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
+  const keyHolder = KEYED_PROVIDERS[model.provider];
+  // A custom base URL (a proxy, the mock provider) may take no key; the providers' own endpoints always want one.
+  if (keyHolder && !options?.apiKey && !model.baseUrl) {
+    return failed(model, `No ${keyHolder} API key is set. Add it in settings; Conch sends it only to ${keyHolder}.`);
+  }
   switch (wireApiOf(model)) {
     case 'anthropic-messages':
       return streamAnthropic(model, request, options);
@@ -51,6 +56,8 @@ export function stream(model: Model, request: StreamRequest, options?: ProviderS
       return failed(model, `Conch does not know the provider "${model.provider}". Pick one in settings.`);
   }
 }
+
+const KEYED_PROVIDERS: Record<string, string | undefined> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google' };
 
 function failed(model: Model, message: string): AssistantMessageStream {
   const builder = new AssistantMessageBuilder(model);

@@ -15,7 +15,8 @@ export function streamOpenAIResponses(model: Model, request: StreamRequest, opti
   return runProvider(model, 'OpenAI', options, async ({ builder, signal, options }) => {
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({
-      apiKey: options.apiKey ?? '',
+      // A proxy or local stand-in may take no key, but the SDK insists on one.
+      apiKey: options.apiKey || 'no-key',
       baseURL: model.baseUrl || undefined,
       dangerouslyAllowBrowser: true,
       maxRetries: 0,
@@ -46,6 +47,12 @@ export function openAIResponsesParams(model: Model, request: StreamRequest, opti
 async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
   const indexOf = new Map<number, number>(); // output_index -> Conch content index
   let sawToolCall = false;
+  /** The block of an output item, opened on its first delta if its `output_item.added` never came. */
+  const blockFor = (outputIndex: number, open: () => number): number => {
+    let index = indexOf.get(outputIndex);
+    if (index === undefined) indexOf.set(outputIndex, (index = open()));
+    return index;
+  };
 
   for await (const event of events) {
     switch (event.type) {
@@ -64,14 +71,17 @@ async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, b
         break;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        builder.appendThinking(indexOf.get(event.output_index) ?? -1, event.delta);
+        builder.appendThinking(blockFor(event.output_index, () => builder.openThinking()), event.delta);
         break;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        builder.appendText(indexOf.get(event.output_index) ?? -1, event.delta);
+        builder.appendText(blockFor(event.output_index, () => builder.openText()), event.delta);
         break;
       case 'response.function_call_arguments.delta':
         builder.appendToolArguments(indexOf.get(event.output_index) ?? -1, event.delta);
+        break;
+      case 'response.function_call_arguments.done':
+        builder.closeToolCall(indexOf.get(event.output_index) ?? -1, event.arguments);
         break;
       case 'response.output_item.done': {
         const index = indexOf.get(event.output_index);
