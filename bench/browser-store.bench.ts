@@ -46,10 +46,13 @@ async function inDevPage(browser: Browser): Promise<void> {
   const page = await blankDevPage(browser, dev.url);
   try {
     const run = <K extends 'appendCost' | 'loadCost' | 'zipImportCost'>(name: K) =>
-      page.evaluate(async (fn) => {
-        const module = (await import(/* @vite-ignore */ '/bench/lib/store-page.ts')) as StorePageModule;
-        return (module[fn] as () => Promise<unknown>)();
-      }, name);
+      page.evaluate(
+        async ({ fn, path }) => {
+          const module = (await import(/* @vite-ignore */ path)) as StorePageModule;
+          return (module[fn] as () => Promise<unknown>)();
+        },
+        { fn: name, path: '/bench/lib/store-page.ts' },
+      );
 
     const append = (await run('appendCost')) as StorePage.AppendFigures;
     figures.append = append;
