@@ -6,7 +6,7 @@ import { formatBundleReport, measureBundle, type BundleChunk } from '../../build
 // Pseudo-random text, so gzipped sizes stay in proportion to raw sizes.
 function noise(length: number, seed = 1): string {
   let x = seed;
-  return Array.from({ length }, () => String.fromCharCode(33 + ((x = (x * 1103515245 + 12345) & 0x7fffffff) % 90))).join('');
+  return Array.from({ length }, () => String.fromCharCode(33 + ((x = (Math.imul(x, 1103515245) + 12345) & 0x7fffffff) % 90))).join('');
 }
 
 const chunk = (fileName: string, size: number, imports: string[] = [], isEntry = false): BundleChunk => ({
