@@ -51,7 +51,8 @@ function observeMainThread(): void {
 
 const tokens = splitTokens(markdownAnswer(Math.round(seconds * TOKENS_PER_SECOND))).slice(0, Math.round(seconds * TOKENS_PER_SECOND));
 const answer = tokens.join('');
-const lastWords = answer.trim().split(/\s+/).slice(-3).join(' ').replace(/[*_`|]/g, '');
+// The answer may be cut anywhere (inside a table or a code fence); its last word shows however it renders.
+const lastWord = answer.match(/[A-Za-z0-9]+/g)?.pop() ?? '';
 
 const { outDir, rebuilt } = await ensureAppBuild();
 if (rebuilt) console.log('built the app into bench/results/dist');
@@ -83,7 +84,7 @@ try {
   const maxTask = Math.max(0, ...longTasks.map((t) => t.duration));
 
   console.log(`streamed ${tokens.length} tokens (${answer.length.toLocaleString()} chars of Markdown) in ${streamedSeconds.toFixed(1)} s: ` +
-    `${(tokens.length / streamedSeconds).toFixed(0)} tokens/s; final text ${shownText.includes(lastWords) ? 'complete' : 'INCOMPLETE'}`);
+    `${(tokens.length / streamedSeconds).toFixed(0)} tokens/s; final text ${shownText.trimEnd().slice(-40).includes(lastWord) ? 'complete' : 'INCOMPLETE'}`);
   console.log(`long tasks during the stream: ${longTasks.length} over 50 ms (target 0); max ${maxTask.toFixed(0)} ms`);
   console.log(`long animation frames during the stream: ${longFrames.length}; max ${Math.max(0, ...longFrames.map((f) => f.duration)).toFixed(0)} ms, ` +
     `max blocking ${Math.max(0, ...longFrames.map((f) => f.blocking)).toFixed(0)} ms`);

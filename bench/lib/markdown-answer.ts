@@ -19,7 +19,7 @@ const CODE = [
 export function markdownAnswer(tokens: number): string {
   let seed = 7;
   const next = (n: number) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
     return seed % n;
   };
   const sentence = (length: number) => {

@@ -70,7 +70,7 @@ function generatedRepo(files: number): { zip: Uint8Array; bytes: number } {
     let text = '';
     const size = 1000 + (i % 40) * 100;
     while (text.length < size) {
-      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      x = (Math.imul(x, 1103515245) + 12345) & 0x7fffffff;
       text += `export function f${x % 9973}(a${x % 7}: number) { return a${x % 7} * ${x % 1000} + ${(x >> 9) % 777}; }\n`;
     }
     entries[`repo-main/src/module${i % 200}/file${i}.ts`] = encoder.encode(text);
