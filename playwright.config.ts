@@ -1,9 +1,6 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './e2e/chromium';
 
-// Debian's Chromium when present (this machine cannot download Playwright's own build); Playwright's otherwise.
-const debianChromium = '/usr/bin/chromium';
-const executablePath = existsSync(debianChromium) ? debianChromium : undefined;
 const port = Number(process.env.CONCH_E2E_PORT ?? 4317);
 
 export default defineConfig({
@@ -19,18 +16,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'on',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
   },
   webServer: {
     command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,

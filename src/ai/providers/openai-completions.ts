@@ -5,6 +5,7 @@ import { openAIChatMessages, openAIChatTools } from '../convert/openai-completio
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
+import { createOpenAIClient } from './openai-client';
 
 /** Streams one Chat Completions reply. Never throws: failures arrive as an `error` event. */
 export function streamOpenAICompletions(
@@ -14,16 +15,7 @@ export function streamOpenAICompletions(
   providerLabel = 'The provider',
 ): AssistantMessageStream {
   return runProvider(model, providerLabel, options, async ({ builder, signal, options }) => {
-    const { default: OpenAI } = await import('openai');
-    const client = new OpenAI({
-      // Local servers take no key, but the SDK insists on one.
-      apiKey: options.apiKey || 'no-key',
-      baseURL: model.baseUrl || undefined,
-      dangerouslyAllowBrowser: true,
-      maxRetries: 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    });
+    const client = await createOpenAIClient(model, options);
     const chunks = await client.chat.completions.create(openAICompletionsParams(model, request, options), { signal });
     return readChatStream(chunks, builder);
   });

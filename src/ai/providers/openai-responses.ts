@@ -9,20 +9,12 @@ import { NEXT_MESSAGE_ID, reasoningItemOf, responsesInput, responsesToolCallId, 
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
+import { createOpenAIClient } from './openai-client';
 
 /** Streams one Responses API reply. Never throws: failures arrive as an `error` event. */
 export function streamOpenAIResponses(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
   return runProvider(model, 'OpenAI', options, async ({ builder, signal, options }) => {
-    const { default: OpenAI } = await import('openai');
-    const client = new OpenAI({
-      // A proxy or local stand-in may take no key, but the SDK insists on one.
-      apiKey: options.apiKey || 'no-key',
-      baseURL: model.baseUrl || undefined,
-      dangerouslyAllowBrowser: true,
-      maxRetries: 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    });
+    const client = await createOpenAIClient(model, options);
     const events = await client.responses.create(openAIResponsesParams(model, request, options), { signal });
     return readResponsesStream(events, builder);
   });
