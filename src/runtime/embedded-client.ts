@@ -96,6 +96,26 @@ class WorkerEmbeddedRuntime implements Runtime {
   rename = (...args: MethodArgs<'rename'>) => this.mutate('rename', args);
   importZip = (...args: MethodArgs<'importZip'>) => this.mutate('importZip', args);
 
+  /** The files travel packed into one buffer that is transferred, not cloned: 20,000 small copies cost more. */
+  importFiles(files: { path: string; data: Uint8Array }[]): Promise<void> {
+    this.changedSinceSnapshot = true;
+    const ends = new Uint32Array(files.length);
+    let total = 0;
+    for (let i = 0; i < files.length; i++) {
+      total += files[i].data.length;
+      if (total > 0xffffffff) return Promise.reject(new Error('These files are more than 4 GB together, too much for the sandbox.'));
+      ends[i] = total;
+    }
+    const bytes = new Uint8Array(total);
+    for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
+    const paths = files.map((file) => file.path);
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve: () => resolve(), reject });
+      this.post({ type: 'import-files', id, paths, ends, bytes: bytes.buffer }, [bytes.buffer]);
+    });
+  }
+
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     if (opts.signal?.aborted) return { output: stopNote('abort', undefined), exitCode: null };
     if (this.changedSinceSnapshot) {
@@ -160,9 +180,9 @@ class WorkerEmbeddedRuntime implements Runtime {
     });
   }
 
-  private post(message: ToWorker): void {
+  private post(message: ToWorker, transfer: Transferable[] = []): void {
     if (this.disposed || !this.worker) throw new Error('The embedded runtime was disposed; create a new one to keep working.');
-    this.worker.postMessage(message);
+    this.worker.postMessage(message, transfer);
   }
 
   private receive(message: FromWorker): void {

@@ -38,6 +38,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
       case 'abort':
         aborts.get(message.id)?.abort();
         return;
+      case 'import-files':
+        return importFiles(message);
       case 'watch':
         stopWatching?.();
         stopWatching = message.enabled ? runtime?.watch((paths) => post({ type: 'changes', paths })) : undefined;
@@ -85,10 +87,26 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return rt.exportZip(...request.args);
       case 'importZip':
         return rt.importZip(...request.args);
+      case 'importFiles':
+        return rt.importFiles(...request.args);
       default: {
         const unknown: never = request;
         throw new Error(`Unknown method ${JSON.stringify(unknown)}`);
       }
+    }
+  }
+
+  async function importFiles(request: Extract<ToWorker, { type: 'import-files' }>): Promise<void> {
+    try {
+      // Views into the one transferred buffer: the files are not copied again.
+      const files = request.paths.map((path, i) => ({
+        path,
+        data: new Uint8Array(request.bytes, i === 0 ? 0 : request.ends[i - 1], (request.ends[i] ?? 0) - (i === 0 ? 0 : request.ends[i - 1])),
+      }));
+      await requireRuntime().importFiles(files);
+      post({ type: 'result', id: request.id, value: undefined });
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
     }
   }
 

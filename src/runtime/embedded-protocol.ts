@@ -4,7 +4,7 @@ import type { EmbeddedRuntimeOptions } from './embedded';
 import type { Runtime } from './types';
 
 /** Runtime methods forwarded as plain request/response calls. */
-export type ForwardedMethod = 'readFile' | 'writeFile' | 'readdir' | 'stat' | 'mkdir' | 'rm' | 'rename' | 'realpath' | 'exportZip' | 'importZip';
+export type ForwardedMethod = 'readFile' | 'writeFile' | 'readdir' | 'stat' | 'mkdir' | 'rm' | 'rename' | 'realpath' | 'exportZip' | 'importZip' | 'importFiles';
 
 type RuntimeMethods = Required<Pick<Runtime, ForwardedMethod>>;
 export type MethodArgs<M extends ForwardedMethod> = Parameters<RuntimeMethods[M]>;
@@ -20,6 +20,8 @@ export type ToWorker =
   | CallRequest
   | { type: 'exec'; id: number; command: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; stream: boolean }
   | { type: 'abort'; id: number }
+  /** Runtime.importFiles, its files packed end to end into one transferred buffer (file i ends at ends[i]). */
+  | { type: 'import-files'; id: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
   | { type: 'watch'; enabled: boolean };
 
 export type FromWorker =

@@ -8,11 +8,11 @@ import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
 import { ObservedFs } from './observed-fs';
 import { OutputTail } from './output-tail';
-import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
+import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
-import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, type WorkspaceEntry } from './zip';
+import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
-export const DEFAULT_WORKDIR = '/home/project';
+export { DEFAULT_WORKDIR };
 
 export type EmbeddedRuntimeOptions = {
   /** Initial files: workdir-relative (or absolute) path -> content. */
@@ -35,6 +35,7 @@ export interface EmbeddedRuntime extends Runtime {
   readonly kind: 'embedded';
   exec(command: string, opts?: EmbeddedExecOptions): Promise<ExecResult>;
   realpath(path: string): Promise<string>;
+  importFiles(files: WorkspaceFile[]): Promise<void>;
 }
 
 /**
@@ -49,6 +50,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   readonly kind = 'embedded' as const;
   readonly workdir: string;
   private readonly fs: ObservedFs;
+  /** The file system under `fs`, for bulk workspace replacement with its synchronous calls (changes reported by hand). */
+  private readonly memory: InMemoryFs;
   private readonly bash: Bash;
   private readonly changes = new WatchBatcher();
   private cwd: string;
@@ -58,6 +61,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.workdir = normalizeAbsolute(options.workdir ?? DEFAULT_WORKDIR);
     this.cwd = this.workdir;
     const memory = new InMemoryFs();
+    this.memory = memory;
     memory.mkdirSync(this.workdir, { recursive: true });
     for (const [path, content] of Object.entries(options.files ?? {})) {
       memory.writeFileSync(resolvePath(this.workdir, path), content);
@@ -218,19 +222,42 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
 
   /** Replaces the whole workspace with the zip's contents (replace, not merge). */
   async importZip(zip: Uint8Array): Promise<void> {
-    const entries = unpackWorkspaceZip(zip); // validated before anything is deleted
-    for (const name of await this.fs.readdir(this.workdir)) {
-      await this.fs.rm(`${this.workdir}/${name}`, { recursive: true, force: true });
-    }
+    this.assertLive();
+    await this.replaceWorkspace(unpackWorkspaceZip(zip)); // validated before anything is deleted
+  }
+
+  /** Replaces the whole workspace with `files` (replace, not merge); folders are created for their parents. */
+  async importFiles(files: WorkspaceFile[]): Promise<void> {
+    this.assertLive();
+    await this.replaceWorkspace(workspaceEntriesOf(files)); // validated before anything is deleted
+  }
+
+  // A repo import writes tens of thousands of files: they go straight into the in-memory fs with its synchronous
+  // calls, and the watchers hear about them in one batch.
+  private async replaceWorkspace(entries: WorkspaceEntry[]): Promise<void> {
+    const removed = await this.clearWorkspace();
     for (const entry of entries) {
       const absolute = `${this.workdir}/${entry.path}`;
-      if (entry.kind === 'dir') await this.fs.mkdir(absolute, { recursive: true });
-      else {
-        await this.fs.mkdir(parentOf(absolute), { recursive: true });
-        await this.fs.writeFile(absolute, entry.data);
-      }
+      if (entry.kind === 'dir') this.memory.mkdirSync(absolute, { recursive: true });
+      else this.memory.writeFileSync(absolute, entry.data);
     }
+    const prefixLength = this.workdir.length + 1;
+    this.changes.add(removed.map((path) => path.slice(prefixLength)));
+    this.changes.add(entries.map((entry) => entry.path));
     this.cwd = this.workdir;
+  }
+
+  /** Empties the workdir; returns the absolute paths removed. */
+  private async clearWorkspace(): Promise<string[]> {
+    const prefix = `${this.workdir}/`;
+    const paths = this.memory.getAllPaths().filter((path) => path.startsWith(prefix));
+    const parents = new Set(paths.map(parentOf));
+    // Leaves first (files, links, empty folders: each removal is a lookup), then the folders deepest first, when
+    // the listing each folder removal does has little left to scan.
+    for (const path of paths) if (!parents.has(path)) await this.memory.rm(path, { force: true });
+    const folders = paths.filter((path) => parents.has(path)).sort((a, b) => b.length - a.length);
+    for (const folder of folders) await this.memory.rm(folder, { recursive: true, force: true });
+    return paths;
   }
 
   watch(listener: (paths: string[]) => void): () => void {

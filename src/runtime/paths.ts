@@ -1,5 +1,8 @@
 // Path arithmetic shared by both runtimes: POSIX, no Node `path` (the core also runs in a Web Worker).
 
+/** Where both runtimes keep the workspace unless told otherwise. */
+export const DEFAULT_WORKDIR = '/home/project';
+
 /** Collapses `.`, `..` and duplicate slashes of an absolute path; never climbs above `/`. */
 export function normalizeAbsolute(path: string): string {
   const parts: string[] = [];

@@ -249,6 +249,76 @@ export function describeRuntimeContract(
         await expect(rt.importZip(evil)).rejects.toThrow(/outside the workspace/);
         expect(text(await rt.readFile('safe.txt'))).toBe('still here');
       });
+
+      it('imports a zip over a big workspace: nothing of the old one is left, every new file is there', async () => {
+        const rt = await fresh();
+        for (let i = 0; i < 300; i++) await rt.writeFile(`old/d${i % 7}/f${i}.txt`, `old ${i}`);
+        await rt.writeFile('top.txt', 'old top');
+        const { zipSync } = await import('fflate');
+        const files: Record<string, Uint8Array> = {};
+        for (let i = 0; i < 300; i++) files[`new/d${i % 5}/f${i}.txt`] = new TextEncoder().encode(`new ${i}`);
+        await rt.importZip(zipSync(files));
+        expect((await rt.readdir('.')).map((e) => e.name)).toEqual(['new']);
+        expect((await rt.readdir('new')).map((e) => e.name)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
+        expect(text(await rt.readFile('new/d3/f298.txt'))).toBe('new 298');
+        expect((await rt.exec('find new -type f | wc -l')).output.trim()).toBe('300');
+      });
+    });
+
+    describe('importFiles (optional)', () => {
+      const files = (entries: Record<string, string | Uint8Array>) =>
+        Object.entries(entries).map(([path, data]) => ({ path, data: typeof data === 'string' ? new TextEncoder().encode(data) : data }));
+
+      it('is implemented', async () => {
+        const rt = await fresh();
+        expect(typeof rt.importFiles).toBe('function');
+      });
+
+      it('replaces the workspace with the files, creating their folders, byte-exact', async () => {
+        const rt = await fresh();
+        await rt.writeFile('old/gone.txt', 'old');
+        await rt.writeFile('top.txt', 'old top');
+        await rt.exec('mkdir -p sub && cd sub');
+        await rt.importFiles!(files({ 'src/a/b.ts': 'export {};\n', 'README.md': '# hi', 'bin/all.bin': allBytes() }));
+        expect((await rt.readdir('.')).map((e) => e.name)).toEqual(['README.md', 'bin', 'src']);
+        expect(text(await rt.readFile('src/a/b.ts'))).toBe('export {};\n');
+        expect([...(await rt.readFile('bin/all.bin'))]).toEqual([...allBytes()]);
+        expect((await rt.exec('pwd')).output.trim()).toBe(rt.workdir); // the shell is back in the workdir
+        expect((await rt.exec('cat README.md')).output).toBe('# hi');
+      });
+
+      it('gives the same workspace as importZip of the same files', async () => {
+        const rt = await fresh();
+        const list = files({ 'a.txt': 'A', 'deep/er/b.txt': 'B', '.env.example': 'X=1' });
+        await rt.importFiles!(list);
+        const viaFiles = unzipSync(await rt.exportZip());
+        const { zipSync } = await import('fflate');
+        await rt.importZip(zipSync(Object.fromEntries(list.map((f) => [f.path, f.data]))));
+        const viaZip = unzipSync(await rt.exportZip());
+        expect(Object.keys(viaFiles).sort()).toEqual(Object.keys(viaZip).sort());
+        for (const name of Object.keys(viaZip)) expect([...viaFiles[name]]).toEqual([...viaZip[name]]);
+      });
+
+      it('rejects paths outside the workspace and file/folder clashes, changing nothing', async () => {
+        const rt = await fresh();
+        await rt.writeFile('safe.txt', 'still here');
+        await expect(rt.importFiles!(files({ 'ok.txt': 'x', '../escape.txt': 'x' }))).rejects.toThrow(/outside the workspace/);
+        await expect(rt.importFiles!(files({ '/etc/passwd': 'x' }))).rejects.toThrow(/outside the workspace/);
+        await expect(rt.importFiles!(files({ 'a': 'file', 'a/b.txt': 'x' }))).rejects.toThrow(/both a file and a folder/);
+        expect((await rt.readdir('.')).map((e) => e.name)).toEqual(['safe.txt']);
+        expect(text(await rt.readFile('safe.txt'))).toBe('still here');
+      });
+
+      it('tells watchers about the new files', async () => {
+        const rt = await fresh();
+        const seen = new Set<string>();
+        const stop = rt.watch((paths) => paths.forEach((p) => seen.add(p)));
+        await rt.importFiles!(files({ 'w/x.txt': 'x' }));
+        const deadline = Date.now() + 3000;
+        while (!seen.has('w/x.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        stop();
+        expect(seen.has('w/x.txt')).toBe(true);
+      });
     });
 
     describe('watch', () => {

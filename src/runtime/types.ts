@@ -25,6 +25,12 @@ export interface Runtime {
   exec(command: string, opts?: ExecOptions): Promise<ExecResult>;
   exportZip(opts?: { exclude?: string[] }): Promise<Uint8Array>; // the workspace, for snapshots and downloads
   importZip(zip: Uint8Array): Promise<void>;
+  /**
+   * Optional: replaces the workspace with already unpacked files (workdir-relative paths; parent folders are
+   * created), with the same checks and the same result as importZip of their zip, minus packing and unpacking it.
+   * The runtime may take ownership of the buffers: the caller must not change them afterwards.
+   */
+  importFiles?(files: { path: string; data: Uint8Array }[]): Promise<void>;
   watch(listener: (paths: string[]) => void): () => void;
   /** Optional: the canonical path of `path` after following symlinks, for per-file mutation queues. */
   realpath?(path: string): Promise<string>;

@@ -10,7 +10,7 @@ import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
 import { WatchBatcher } from './watch-batcher';
 import type { WcProcess, WebContainerLike } from './webcontainer-like';
-import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, type WorkspaceEntry } from './zip';
+import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 import { entriesToTree } from './zip-tree';
 
 export type { WebContainerLike } from './webcontainer-like';
@@ -234,7 +234,16 @@ class WebContainerAdapter implements WebContainerRuntime {
   /** Replaces the whole workspace with the zip's contents (replace, not merge). */
   async importZip(zip: Uint8Array): Promise<void> {
     this.assertLive();
-    const entries = unpackWorkspaceZip(zip); // validated before anything is deleted
+    await this.replaceWorkspace(unpackWorkspaceZip(zip)); // validated before anything is deleted
+  }
+
+  /** Replaces the whole workspace with `files` (replace, not merge); folders are created for their parents. */
+  async importFiles(files: WorkspaceFile[]): Promise<void> {
+    this.assertLive();
+    await this.replaceWorkspace(workspaceEntriesOf(files)); // validated before anything is deleted
+  }
+
+  private async replaceWorkspace(entries: WorkspaceEntry[]): Promise<void> {
     for (const name of await this.container.fs.readdir('.')) {
       await this.container.fs.rm(name, { recursive: true, force: true });
       this.changes.add([name]);

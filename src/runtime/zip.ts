@@ -9,6 +9,9 @@ export const DEFAULT_ZIP_EXCLUDE: readonly string[] = ['node_modules/**', '**/no
 
 export type WorkspaceEntry = { path: string; kind: 'file'; data: Uint8Array } | { path: string; kind: 'dir' };
 
+/** A file for `Runtime.importFiles`: a workdir-relative path and its bytes. */
+export type WorkspaceFile = { path: string; data: Uint8Array };
+
 /** A predicate telling whether a workdir-relative path (folders without a trailing slash) is excluded. */
 export function makeExcluder(patterns: readonly string[]): (path: string) => boolean {
   if (patterns.length === 0) return () => false;
@@ -46,7 +49,40 @@ export function unpackWorkspaceZip(zip: Uint8Array): WorkspaceEntry[] {
     if (path === '') continue;
     entries.push(isDir ? { path, kind: 'dir' } : { path, kind: 'file', data });
   }
+  rejectFileFolderClash(entries);
   return entries;
+}
+
+/** Workspace entries for a list of files, with the same checks as a zip (nothing outside the workdir, no clashes). */
+export function workspaceEntriesOf(files: readonly WorkspaceFile[]): WorkspaceEntry[] {
+  const entries: WorkspaceEntry[] = [];
+  for (const file of files) {
+    if (!(file.data instanceof Uint8Array)) throw new Error(`The file "${file.path}" has no bytes; nothing was imported.`);
+    const path = safeEntryPath(file.path);
+    if (path === '') throw new Error(`The file path "${file.path}" names the workspace itself; nothing was imported.`);
+    entries.push({ path, kind: 'file', data: file.data });
+  }
+  rejectFileFolderClash(entries);
+  return entries;
+}
+
+// A path that is a file in one entry and a folder in another cannot be written; caught before anything is deleted.
+function rejectFileFolderClash(entries: readonly WorkspaceEntry[]): void {
+  const files = new Set<string>();
+  for (const entry of entries) if (entry.kind === 'file') files.add(entry.path);
+  for (const entry of entries) {
+    if (entry.kind === 'dir' && files.has(entry.path)) {
+      throw new Error(`"${entry.path}" is both a file and a folder in this workspace; nothing was imported.`);
+    }
+    let cut = entry.path.lastIndexOf('/');
+    while (cut > 0) {
+      const parent = entry.path.slice(0, cut);
+      if (files.has(parent)) {
+        throw new Error(`"${parent}" is both a file and a folder in this workspace; nothing was imported.`);
+      }
+      cut = parent.lastIndexOf('/');
+    }
+  }
 }
 
 function safeEntryPath(name: string): string {

@@ -10,9 +10,9 @@ export function createInMemoryWorker(ignore: (message: ToWorker) => boolean = ()
   const messageListeners: ((event: { data: FromWorker }) => void)[] = [];
   const worker = {
     terminated: false,
-    postMessage(message: ToWorker) {
+    postMessage(message: ToWorker, transfer: Transferable[] = []) {
       if (worker.terminated || ignore(message)) return;
-      const copy = structuredClone(message);
+      const copy = structuredClone(message, { transfer });
       setTimeout(() => void host(copy), 0);
     },
     addEventListener(type: 'message' | 'error', listener: (event: never) => void) {
