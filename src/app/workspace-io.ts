@@ -45,15 +45,23 @@ const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${
  * Checks and unpacks a repo, then replaces the runtime's workspace with it. Any failure (unsafe entry, limits,
  * damage, cancel) throws before the workspace is touched.
  */
-export async function importRepo(runtime: Pick<Runtime, 'importZip'>, source: RepoSource, options: RepoImportOptions = {}): Promise<RepoImport> {
+export async function importRepo(runtime: Pick<Runtime, 'importZip' | 'importFiles'>, source: RepoSource, options: RepoImportOptions = {}): Promise<RepoImport> {
   const result =
     source.kind === 'zip'
       ? await readRepoZip(source.data, { ...options.limits, onProgress: options.onProgress, signal: options.signal })
       : readFolderFiles(source.entries, options.limits);
   if (options.signal?.aborted) throw new ImportCancelledError();
-  // Stored uncompressed: it is inflated again right away, and deflating a large repo twice costs seconds.
-  const zip = zipFromFiles(result.files, { level: 0 });
-  await runtime.importZip(zip);
+  // The baseline is stored uncompressed: deflating a large repo again would cost seconds. A runtime that takes the
+  // files as they are (the embedded one, in its worker) writes them while this thread packs the baseline.
+  let zip: Uint8Array;
+  if (runtime.importFiles) {
+    const writing = runtime.importFiles(Array.from(result.files, ([path, data]) => ({ path, data })));
+    zip = zipFromFiles(result.files, { level: 0 });
+    await writing;
+  } else {
+    zip = zipFromFiles(result.files, { level: 0 });
+    await runtime.importZip(zip);
+  }
   return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };
 }
 
