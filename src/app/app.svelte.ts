@@ -13,6 +13,8 @@ import { customModel } from '../ai/models';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
+type Engine = { streamFn: StreamFn; createCodingTools: (runtime: Runtime) => AgentTool[] };
+
 /** What the top bar shows about the sandbox. */
 export type BootView = {
   state: 'booting' | 'ready' | 'failed';
@@ -49,9 +51,13 @@ export class AppState {
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
-  private tools: AgentTool[] = [];
   /** The provider adapters and the tools load while the sandbox boots, outside the initial bundle. */
-  private engine: { streamFn: StreamFn; createCodingTools: (runtime: Runtime) => AgentTool[] } | null = null;
+  private engine: Promise<Engine> | null = null;
+  /** Opening the last session, started with the page rather than after the sandbox boot. */
+  private libraryStart: Promise<void> | null = null;
+  /** Why the sandbox could not start (cleared when one becomes ready). */
+  private sandboxFailure: Error | null = null;
+  private sandboxWaiters: { resolve(runtime: Runtime): void; reject(error: Error): void }[] = [];
   private stopTree: (() => void) | null = null;
   private systemDark = false;
 
@@ -64,32 +70,60 @@ export class AppState {
     return this.library?.current ?? null;
   }
 
-  /** Loads settings, applies the theme, boots the sandbox and opens the last session (or a new one). */
+  /**
+   * Loads settings, applies the theme, boots the sandbox and opens the last session (or a new one). The session's
+   * transcript loads and shows while the sandbox boots; its workspace follows once the sandbox is ready.
+   */
   async init(): Promise<void> {
     this.watchSystemTheme();
-    await this.loadSettings();
-    const [runtime] = await Promise.all([this.options.bootRuntime(this, this.settings.runtimePreference), this.loadEngine()]);
+    void this.loadEngine().catch(() => undefined); // a failure is reported where a session needs the engine
+    const settings = this.loadSettings();
+    this.libraryStart = this.startLibrary();
+    await settings;
+    const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
     if (runtime) await this.useRuntime(runtime);
+    else this.sandboxFailed();
+    await this.libraryStart;
   }
 
-  private async loadEngine(): Promise<void> {
-    const [{ stream }, { createCodingTools }] = await Promise.all([import('../ai/stream'), import('../tools')]);
-    this.engine = { streamFn: stream, createCodingTools };
+  private loadEngine(): Promise<Engine> {
+    this.engine ??= Promise.all([import('../ai/stream'), import('../tools')]).then(([{ stream }, { createCodingTools }]) => ({
+      streamFn: stream,
+      createCodingTools,
+    }));
+    return this.engine;
   }
 
   /** Switches to a new runtime (after boot, or after retrying WebContainer) and opens the session in it. */
   async useRuntime(runtime: Runtime): Promise<void> {
-    if (!this.engine) throw new Error('useRuntime before the engine loaded');
     const previous = this.runtime;
     this.runtime = runtime;
-    this.tools = this.engine.createCodingTools(runtime);
     this.stopTree?.();
     const tree = new FileTreeState(runtime);
     this.stopTree = tree.start();
     this.fileTree = tree;
     this.openedFile = null;
-    if (!this.library) await this.startLibrary();
-    else if (previous && previous !== runtime) await this.library.reopen();
+    this.sandboxFailure = null;
+    for (const waiter of this.sandboxWaiters.splice(0)) waiter.resolve(runtime);
+    if (previous && previous !== runtime) {
+      await this.library?.reopen();
+    } else if (this.libraryStart) {
+      await this.libraryStart;
+      // The first boot failed and a retry brought a sandbox: nothing is open yet.
+      if (this.library && !this.library.current) await this.library.openLatest();
+    }
+  }
+
+  /** The page's sandbox once it is ready; rejects with the reason when it could not start. */
+  sandbox(): Promise<Runtime> {
+    if (this.runtime) return Promise.resolve(this.runtime);
+    if (this.sandboxFailure) return Promise.reject(this.sandboxFailure);
+    return new Promise((resolve, reject) => this.sandboxWaiters.push({ resolve, reject }));
+  }
+
+  private sandboxFailed(): void {
+    this.sandboxFailure = new Error(this.boot.detail || 'The sandbox could not start. Reload the page to try again.');
+    for (const waiter of this.sandboxWaiters.splice(0)) waiter.reject(this.sandboxFailure);
   }
 
   /** Starts an empty session (with an empty workspace) and opens it. */
@@ -104,11 +138,16 @@ export class AppState {
     await this.library?.open(id);
   }
 
-  /** A controller for a session's transcript, working in this page's sandbox with the person's settings. */
-  createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): SessionController {
-    const runtime = this.runtime;
-    if (!runtime || !this.engine) throw new Error('The sandbox is still starting; try again in a moment.');
-    return new SessionController({ ...init, runtime, tools: this.tools, getSettings: () => this.settings, resolveModel, streamFn: this.engine.streamFn });
+  /** A controller for a session's transcript, working in `init.runtime` with the person's settings. */
+  async createController(init: { id: string; title: string; createdAt: number; messages: Message[]; runtime: Runtime }): Promise<SessionController> {
+    const engine = await this.loadEngine();
+    return new SessionController({
+      ...init,
+      tools: engine.createCodingTools(init.runtime),
+      getSettings: () => this.settings,
+      resolveModel,
+      streamFn: engine.streamFn,
+    });
   }
 
   private async startLibrary(): Promise<void> {
@@ -178,7 +217,7 @@ export class AppState {
   }
 
   async retryWebContainer(): Promise<void> {
-    const [runtime] = await Promise.all([this.options.bootRuntime(this, 'webcontainer'), this.loadEngine()]);
+    const runtime = await this.options.bootRuntime(this, 'webcontainer');
     if (runtime) await this.useRuntime(runtime);
   }
 

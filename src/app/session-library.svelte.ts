@@ -2,6 +2,8 @@
 // saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
 // message, restore a checkpoint, import a repo or a session file, and changes made in other tabs.
 import type { Message } from '../ai/types';
+import { createDeferredRuntime, type DeferredRuntime, type RuntimeIdentity } from '../runtime/deferred-runtime';
+import { DEFAULT_WORKDIR } from '../runtime/paths';
 import type { Runtime } from '../runtime/types';
 import {
   acquireSessionLock,
@@ -35,9 +37,15 @@ import {
 
 /** What the library needs from the page: the sandbox, and a controller for a session's transcript. */
 export interface SessionHost {
-  /** The one sandbox of this page; null while it boots. */
+  /** The one sandbox of this page; null while it boots (or when it could not start). */
   readonly runtime: Runtime | null;
-  createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): SessionController;
+  /** The sandbox once it is ready; rejects (with the reason for the person) when it could not start. */
+  sandbox(): Promise<Runtime>;
+  /**
+   * A controller for a session's transcript working in `runtime`: a stand-in for the sandbox until the session's
+   * workspace is in it, so the transcript shows (and a prompt can be sent) while the sandbox still boots.
+   */
+  createController(init: { id: string; title: string; createdAt: number; messages: Message[]; runtime: Runtime }): SessionController | Promise<SessionController>;
 }
 
 export type SessionLibraryOptions = {
@@ -48,6 +56,12 @@ export type SessionLibraryOptions = {
 };
 
 type RestoreUndo = { seq: number; zip: Uint8Array };
+
+/** The sandbox could not start: the page says so itself, so this is no notice of the library's. */
+class SandboxUnavailable extends Error {}
+
+// Both runtimes work in /home/project; a stand-in reports this until the real sandbox is handed over.
+const EXPECTED_RUNTIME: RuntimeIdentity = { kind: 'embedded', workdir: DEFAULT_WORKDIR };
 
 const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
 
@@ -93,6 +107,8 @@ export class SessionLibrary {
   private work: Promise<unknown> = Promise.resolve();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** The last wait for the sandbox failed (the page shows why); no new session is made then. */
+  private sandboxUnavailable = false;
 
   constructor(options: SessionLibraryOptions) {
     this.options = options;
@@ -125,11 +141,20 @@ export class SessionLibrary {
       this.refreshSoon();
     }) ?? null;
     void requestPersistentStorage().then((granted) => (this.persisted = granted));
+    await this.openLatest();
+  }
+
+  /**
+   * Opens the most recently used session, or a new one when there is none. Its transcript shows at once; its
+   * workspace goes into the sandbox as soon as that is ready.
+   */
+  async openLatest(): Promise<void> {
     await this.refresh();
     const latest = this.records[0];
     if (latest) await this.open(latest.id);
-    // A session that cannot be opened (damaged, deleted meanwhile) must not leave the page without one.
-    if (!this.current) await this.newSession();
+    // A session that cannot be opened (damaged, deleted meanwhile) must not leave the page without one; without a
+    // sandbox there is nothing to work in, and the page says why.
+    if (!this.current && !this.sandboxUnavailable) await this.newSession();
   }
 
   stop(): void {
@@ -159,31 +184,29 @@ export class SessionLibrary {
   /** Starts a new session with an empty workspace and opens it. */
   newSession(): Promise<void> {
     return this.exclusive(async () => {
-      const runtime = this.requireRuntime();
       await this.leaveCurrent();
       let record: SessionRecord;
       try {
         record = await this.store.createSession();
       } catch (error) {
-        this.enterUnsaved(error);
+        await this.enterUnsaved(error);
         return;
       }
-      await this.enter(record.id, runtime);
+      await this.enter(record.id);
     });
   }
 
   /** Opens the current session again in a new sandbox (after the runtime changed). */
   reopen(): Promise<void> {
     return this.exclusive(async () => {
-      const runtime = this.requireRuntime();
       const id = this.current?.id;
       if (!id || !this.records.some((r) => r.id === id)) {
         await this.leaveCurrent();
-        this.enterUnsaved(null);
+        await this.enterUnsaved(null);
         return;
       }
       await this.leaveCurrent();
-      await this.enter(id, runtime);
+      await this.enter(id);
     });
   }
 
@@ -191,9 +214,8 @@ export class SessionLibrary {
   open(id: string): Promise<void> {
     if (id === this.current?.id) return Promise.resolve();
     return this.exclusive(async () => {
-      const runtime = this.requireRuntime();
       await this.leaveCurrent();
-      await this.enter(id, runtime);
+      await this.enter(id);
     });
   }
 
@@ -231,9 +253,8 @@ export class SessionLibrary {
       await this.store.deleteSession(target.id);
       await this.refresh();
       if (!isCurrent) return;
-      const runtime = this.requireRuntime();
       const next = this.records[0];
-      await this.enter(next ? next.id : (await this.store.createSession()).id, runtime);
+      await this.enter(next ? next.id : (await this.store.createSession()).id);
     });
   }
 
@@ -245,11 +266,10 @@ export class SessionLibrary {
     return this.exclusive(async () => {
       const from = this.current;
       if (!from) return;
-      const runtime = this.requireRuntime();
       await this.persistence?.flush();
       const result = await this.store.forkSession(from.id, seq);
       await this.leaveCurrent();
-      await this.enter(result.session.id, runtime);
+      await this.enter(result.session.id);
       if (this.current) this.current.draft = promptText(result.prompt);
       if (result.workspace !== 'checkpoint') {
         this.notice =
@@ -365,45 +385,108 @@ export class SessionLibrary {
     await this.persistence?.retry();
   }
 
-  private async enter(id: string, runtime: Runtime): Promise<void> {
-    const opened = await openStoredSession(this.store, id, this.options.acquireLock);
+  /**
+   * Shows stored session `id` at once (transcript, lock, persistence), then puts its workspace into the sandbox,
+   * waiting for the sandbox to boot if need be. Until the workspace is in, the session's tools wait with it.
+   */
+  private async enter(id: string): Promise<void> {
+    const { record, messages, lock } = await openStoredSession(this.store, id, this.options.acquireLock);
+    const workspace = createDeferredRuntime(this.options.host.runtime ?? EXPECTED_RUNTIME);
+    let controller: SessionController;
     try {
-      await restoreWorkspace(this.store, runtime, id);
+      controller = await this.options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages, runtime: workspace.runtime });
     } catch (error) {
-      opened.lock?.release();
+      lock?.release();
       throw error;
     }
-    const { record, messages, lock } = opened;
-    const controller = this.options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages });
     this.lock = lock;
     this.readOnly = !lock;
     this.restoreUndo = null;
-    if (lock) {
-      const persistence = new SessionPersistence({
-        store: this.store,
-        runtime,
-        sessionId: id,
-        onStateChange: (state, error) => {
-          this.saveState = state;
-          if (error) this.storageProblem(error);
-          else if (state === 'saved') this.storageError = null;
-        },
-      });
-      persistence.attach(controller);
-      this.persistence = persistence;
-    }
+    if (lock) this.persistence = this.persist(id, controller, workspace.runtime);
     this.current = controller;
+
+    let runtime: Runtime;
+    try {
+      runtime = await this.sandbox();
+      await restoreWorkspace(this.store, runtime, id);
+    } catch (error) {
+      workspace.reject(asError(error));
+      if (this.current === controller) this.detachCurrent();
+      throw error;
+    }
+    await this.handOver(workspace, runtime);
     await this.refresh();
   }
 
   /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
-  private enterUnsaved(error: unknown): void {
-    this.current = this.options.host.createController({ id: `unsaved-${Date.now().toString(36)}`, title: 'New session', createdAt: Date.now(), messages: [] });
+  private async enterUnsaved(error: unknown): Promise<void> {
+    const workspace = createDeferredRuntime(this.options.host.runtime ?? EXPECTED_RUNTIME);
+    this.current = await this.options.host.createController({ id: `unsaved-${Date.now().toString(36)}`, title: 'New session', createdAt: Date.now(), messages: [], runtime: workspace.runtime });
     this.readOnly = false;
     if (error) {
       this.storageProblem(error);
       this.notice = `This session cannot be saved in this browser (${message(error)}); it lasts until the page closes.`;
     }
+    let runtime: Runtime;
+    try {
+      runtime = await this.sandbox();
+    } catch (failure) {
+      workspace.reject(asError(failure));
+      throw failure;
+    }
+    await this.handOver(workspace, runtime);
+  }
+
+  private async sandbox(): Promise<Runtime> {
+    try {
+      const runtime = await this.options.host.sandbox();
+      this.sandboxUnavailable = false;
+      return runtime;
+    } catch (error) {
+      this.sandboxUnavailable = true;
+      throw new SandboxUnavailable(message(error));
+    }
+  }
+
+  /**
+   * Gives the open session its sandbox. Were the sandbox rooted elsewhere than the stand-in said, the session's
+   * policy would match protected paths against the wrong folder, so its controller is made again for the real one.
+   */
+  private async handOver(workspace: DeferredRuntime, runtime: Runtime): Promise<void> {
+    const early = workspace.runtime.workdir;
+    workspace.resolve(runtime);
+    const stale = this.current;
+    if (!stale || runtime.workdir === early) return;
+    stale.abort();
+    await stale.idle();
+    const controller = await this.options.host.createController({
+      id: stale.id,
+      title: stale.title,
+      createdAt: stale.createdAt,
+      messages: stale.messages,
+      runtime: workspace.runtime,
+    });
+    controller.draft = stale.draft;
+    if (this.persistence) {
+      this.persistence.detach();
+      this.persistence.attach(controller);
+    }
+    this.current = controller;
+  }
+
+  private persist(id: string, controller: SessionController, runtime: Runtime): SessionPersistence {
+    const persistence = new SessionPersistence({
+      store: this.store,
+      runtime,
+      sessionId: id,
+      onStateChange: (state, error) => {
+        this.saveState = state;
+        if (error) this.storageProblem(error);
+        else if (state === 'saved') this.storageError = null;
+      },
+    });
+    persistence.attach(controller);
+    return persistence;
   }
 
   private async leaveCurrent(): Promise<void> {
@@ -446,7 +529,7 @@ export class SessionLibrary {
         await job();
       } catch (error) {
         if (error instanceof StorageFullError) this.storageError = error.message;
-        else this.notice = message(error);
+        else if (!(error instanceof SandboxUnavailable)) this.notice = message(error);
       } finally {
         this.busy = false;
       }
@@ -477,4 +560,8 @@ function promptText(prompt: Message): string {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

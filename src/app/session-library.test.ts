@@ -26,16 +26,25 @@ afterEach(() => {
 
 type Setup = { library: SessionLibrary; runtime: Runtime; script(turns: ScriptedTurnInput[]): void };
 
-async function setup(options: { prefix?: string; locks?: Map<string, boolean>; channel?: string } = {}): Promise<Setup> {
+type SetupOptions = {
+  prefix?: string;
+  locks?: Map<string, boolean>;
+  channel?: string;
+  /** The sandbox as the page gets it (default: ready at once). */
+  sandbox?: () => Promise<Runtime>;
+  runtime?: Runtime;
+};
+
+async function setup(options: SetupOptions = {}): Promise<Setup> {
   const prefix = options.prefix ?? `library-${counter++}-`;
-  const runtime = await createEmbeddedRuntime();
-  const tools = createCodingTools(runtime);
+  const runtime = options.runtime ?? (await createEmbeddedRuntime());
   const settings: Settings = { ...defaultSettings(), apiKey: 'sk-ant-this-is-my-own-secret-key-0001' };
   let streamFn = createScriptedStreamFn([]);
   const host: SessionHost = {
     runtime,
+    sandbox: options.sandbox ?? (async () => runtime),
     createController: (init) =>
-      new SessionController({ ...init, runtime, tools, getSettings: () => settings, resolveModel: () => model, streamFn: (...a) => streamFn(...a), scheduleUpdate: (fn) => queueMicrotask(fn) }),
+      new SessionController({ ...init, tools: createCodingTools(init.runtime), getSettings: () => settings, resolveModel: () => model, streamFn: (...a) => streamFn(...a), scheduleUpdate: (fn) => queueMicrotask(fn) }),
   };
   const events = openSessionEvents(options.channel ?? `test-${prefix}`);
   let library: SessionLibrary | null = null;
@@ -251,5 +260,49 @@ describe('SessionLibrary start-up', () => {
     expect(s.library.notice).toMatch(/damaged/);
     expect(s.library.current).not.toBeNull();
     expect(s.library.current?.id).not.toBe(broken.id);
+  });
+
+  it('shows the stored transcript while the sandbox boots; the workspace and a prompt sent meanwhile follow it', async () => {
+    const first = await setup({ prefix: 'early-' });
+    await first.library.start();
+    await runPrompt(first, 'Write a.txt', [{ content: [toolCall('write', { path: 'a.txt', content: 'kept\n' })] }, { content: 'Done.' }]);
+    first.library.stop();
+
+    const runtime = await createEmbeddedRuntime();
+    let boot!: (runtime: Runtime) => void;
+    const booted = new Promise<Runtime>((resolve) => (boot = resolve));
+    const second = await setup({ prefix: 'early-', runtime, sandbox: () => booted });
+    const started = second.library.start();
+    const deadline = Date.now() + 3000;
+    while (!second.library.current && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const session = second.library.current!;
+    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant']);
+    expect(await names(runtime)).toEqual([]); // the sandbox has not been handed over yet
+
+    second.script([{ content: [toolCall('read', { path: 'a.txt' })] }, { content: 'It says kept.' }]);
+    session.send('What is in a.txt?');
+    expect(session.running).toBe(true);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(session.messages).toHaveLength(4); // waiting for the sandbox, not failing
+
+    boot(runtime);
+    await started;
+    await session.idle();
+    expect(await read(runtime, 'a.txt')).toBe('kept\n');
+    const result = session.messages.find((m, i) => i > 3 && m.role === 'toolResult');
+    expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: expect.stringContaining('kept') }] });
+    await second.library.flush();
+    expect(await second.library.store.loadEntries(session.id)).toHaveLength(8);
+  });
+
+  it('leaves nothing open when the sandbox cannot start, and failed page loads do not pile up sessions', async () => {
+    for (let load = 0; load < 2; load++) {
+      const s = await setup({ prefix: 'no-sandbox-', sandbox: async () => Promise.reject(new Error('The sandbox could not start.')) });
+      await s.library.start();
+      expect(s.library.current).toBeNull(); // the page shows why instead of a session it cannot work in
+      expect(s.library.notice).toBeNull();
+      expect(await s.library.store.listSessions()).toHaveLength(1);
+      s.library.stop();
+    }
   });
 });
