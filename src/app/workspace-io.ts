@@ -56,10 +56,10 @@ export async function importRepo(runtime: Pick<Runtime, 'importZip' | 'importFil
   let zip: Uint8Array;
   if (runtime.importFiles) {
     const writing = runtime.importFiles(Array.from(result.files, ([path, data]) => ({ path, data })));
-    zip = zipFromFiles(result.files, { level: 0 });
+    zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
     await writing;
   } else {
-    zip = zipFromFiles(result.files, { level: 0 });
+    zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
     await runtime.importZip(zip);
   }
   return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };

@@ -13,7 +13,8 @@ const VERSION = 20;
 const ZIP64_VERSION = 45;
 const MAX_32 = 0xffffffff;
 
-export type StoredZipEntry = { path: string; data: Uint8Array };
+/** `crc`, when known (e.g. declared by the zip the data came from), is used instead of checksumming again. */
+export type StoredZipEntry = { path: string; data: Uint8Array; crc?: number };
 
 const CRC_TABLES = buildCrcTables();
 
@@ -43,7 +44,7 @@ export function writeStoredZip(entries: readonly StoredZipEntry[]): Uint8Array {
   for (let i = 0; i < entries.length; i++) {
     const data = entries[i].data;
     const name = names[i];
-    const crc = crc32(data);
+    const crc = entries[i].crc ?? crc32(data);
     crcs[i] = crc;
     offsets[i] = at;
     view.setUint32(at, LOCAL_HEADER, true);

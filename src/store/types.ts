@@ -113,6 +113,8 @@ export interface ZipImportResult {
   skipped: { path: string; reason: SkipReason }[];
   strippedPrefix?: string; // e.g. "repo-main/"
   totalBytes: number;
+  /** CRC-32 per file as the zip declared it (zip imports only), so re-packing the tree need not checksum again. */
+  declaredCrcs?: Map<string, number>;
 }
 
 export type SessionFileHeader = {

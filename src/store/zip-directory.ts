@@ -8,6 +8,7 @@ export interface ZipEntry {
   encrypted: boolean;
   compressedSize: number;
   size: number; // uncompressed, as declared
+  crc: number; // CRC-32 of the uncompressed data, as declared
   isSymlink: boolean;
   isDirectory: boolean;
   localHeaderOffset: number;
@@ -55,6 +56,7 @@ export function readCentralDirectory(data: Uint8Array): ZipEntry[] {
     const madeBy = view.getUint16(at + 4, true);
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
+    const crc = view.getUint32(at + 16, true);
     let compressedSize = view.getUint32(at + 20, true);
     let size = view.getUint32(at + 24, true);
     const nameLength = view.getUint16(at + 28, true);
@@ -85,6 +87,7 @@ export function readCentralDirectory(data: Uint8Array): ZipEntry[] {
       encrypted: (flags & 1) !== 0,
       compressedSize,
       size,
+      crc,
       isSymlink: mode === S_IFLNK,
       isDirectory: rawName.endsWith('/') || mode === S_IFDIR || ((external & 0x10) !== 0 && size === 0),
       localHeaderOffset,

@@ -6,6 +6,8 @@ import { zipSync, strToU8, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ImportCancelledError, ZipImportError } from './errors';
 import { readFolderFiles, readRepoZip, unzipToMap, zipFromFiles } from './zip-import';
+import { readCentralDirectory } from './zip-directory';
+import { crc32 } from '../runtime/stored-zip';
 
 const hasZipTool = spawnSync('zip', ['-v']).status === 0;
 const text = (s: string) => strToU8(s);
@@ -196,6 +198,16 @@ describe('zipFromFiles and unzipToMap', () => {
     ]);
     const back = await unzipToMap(zipFromFiles(files));
     expect(back).toEqual(files);
+  });
+
+  it('re-packs an imported repo with the checksums its zip declared, which match the data', async () => {
+    const repo = zipSync({ 'repo-main/a.txt': text('alpha\n'), 'repo-main/lib/b.bin': new Uint8Array([0, 9, 255]) });
+    const read = await readRepoZip(repo);
+    const packed = zipFromFiles(read.files, { level: 0, crcs: read.declaredCrcs });
+    const entries = readCentralDirectory(packed);
+    expect(entries.map((e) => e.rawName)).toEqual(['a.txt', 'lib/b.bin']);
+    for (const entry of entries) expect(entry.crc).toBe(crc32(read.files.get(entry.rawName)!));
+    expect(await unzipToMap(packed)).toEqual(read.files);
   });
 
   it('never strips a workspace zip\'s only folder', async () => {

@@ -28,12 +28,15 @@ export async function readRepoZip(data: Uint8Array, options: ZipImportOptions = 
   const strip = options.stripTopFolder === false ? null : commonTopFolder(planned.map((p) => p.path));
 
   const files: FileMap = new Map();
+  const declaredCrcs = new Map<string, number>();
   let bytes = 0;
   let lastYield = Date.now();
   const totalFiles = planned.length;
   onProgress?.({ files: 0, bytes: 0, totalFiles, totalBytes });
   for (const { entry, path } of planned) {
-    files.set(strip ? path.slice(strip.length) : path, inflateEntry(data, entry, path));
+    const name = strip ? path.slice(strip.length) : path;
+    files.set(name, inflateEntry(data, entry, path));
+    declaredCrcs.set(name, entry.crc);
     bytes += entry.size;
     if (Date.now() - lastYield >= YIELD_EVERY_MS) {
       // Let the page paint the progress bar and notice a cancel.
@@ -44,7 +47,7 @@ export async function readRepoZip(data: Uint8Array, options: ZipImportOptions = 
     }
   }
   onProgress?.({ files: files.size, bytes, totalFiles, totalBytes });
-  return { files, skipped, totalBytes, ...(strip ? { strippedPrefix: strip } : {}) };
+  return { files, skipped, totalBytes, declaredCrcs, ...(strip ? { strippedPrefix: strip } : {}) };
 }
 
 /** Files picked with a folder input (paths as webkitRelativePath gives them), minus the picked folder's name. */
@@ -75,9 +78,15 @@ export function readFolderFiles(
 }
 
 /** A zip of `files` in the format every runtime's importZip reads (deflated at `level`, default 1: fast; 0: stored). */
-export function zipFromFiles(files: FileMap, options: { level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 } = {}): Uint8Array {
+export function zipFromFiles(
+  files: FileMap,
+  options: { level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9; crcs?: Map<string, number> } = {},
+): Uint8Array {
   const level = options.level ?? 1;
-  if (level === 0) return writeStoredZip(Array.from(files, ([path, data]) => ({ path, data })));
+  if (level === 0) {
+    const crcs = options.crcs;
+    return writeStoredZip(Array.from(files, ([path, data]) => ({ path, data, crc: crcs?.get(path) })));
+  }
   const input: Zippable = {};
   for (const [path, data] of files) input[path] = [data, { level }];
   return zipSync(input);
