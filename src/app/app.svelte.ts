@@ -58,11 +58,24 @@ export class AppState {
   /** Why the sandbox could not start (cleared when one becomes ready). */
   private sandboxFailure: Error | null = null;
   private sandboxWaiters: { resolve(runtime: Runtime): void; reject(error: Error): void }[] = [];
+  /** Settles once the session opened at start is on screen and waits for the sandbox (or could not be opened). */
+  private readonly sessionShownAtStart: Promise<void>;
+  private markSessionShown: () => void = () => undefined;
   private stopTree: (() => void) | null = null;
   private systemDark = false;
 
   constructor(options: AppStateOptions) {
     this.options = options;
+    this.sessionShownAtStart = new Promise((resolve) => (this.markSessionShown = resolve));
+  }
+
+  /**
+   * Resolves once the session opened at start is shown and only its workspace waits for the sandbox (or when the
+   * library could not start). The browser boot starts the sandbox after it, so that the sandbox's start-up work
+   * (workers, WebContainer's frame) does not compete with reading and showing the stored transcript.
+   */
+  sessionShown(): Promise<void> {
+    return this.sessionShownAtStart;
   }
 
   /** The session shown in the transcript. */
@@ -76,9 +89,9 @@ export class AppState {
    */
   async init(): Promise<void> {
     this.watchSystemTheme();
-    void this.loadEngine().catch(() => undefined); // a failure is reported where a session needs the engine
     const settings = this.loadSettings();
     this.libraryStart = this.startLibrary();
+    void this.libraryStart.then(this.markSessionShown, this.markSessionShown);
     await settings;
     const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
     if (runtime) await this.useRuntime(runtime);
@@ -116,6 +129,8 @@ export class AppState {
 
   /** The page's sandbox once it is ready; rejects with the reason when it could not start. */
   sandbox(): Promise<Runtime> {
+    // The library asks for the sandbox right after it put the session on screen.
+    this.markSessionShown();
     if (this.runtime) return Promise.resolve(this.runtime);
     if (this.sandboxFailure) return Promise.reject(this.sandboxFailure);
     return new Promise((resolve, reject) => this.sandboxWaiters.push({ resolve, reject }));
@@ -152,6 +167,9 @@ export class AppState {
 
   private async startLibrary(): Promise<void> {
     const { createSessionLibrary } = await import('./session-library.svelte');
+    // The engine is needed once the stored transcript is read and checked; loading it now keeps it from delaying
+    // the library's own chunks. A failure is reported where a session needs it.
+    void this.loadEngine().catch(() => undefined);
     const library = createSessionLibrary(this);
     this.library = library;
     await library.start();

@@ -33,12 +33,25 @@ export function createBrowserBoot(
       // A WebContainer that came up late is taken at once while nothing has happened in the session yet.
       if (state.state === 'ready' && state.webContainerStandby && isPristine(app)) void app.retryWebContainer();
     });
+    // The stored session is read and painted first; the sandbox's start-up work (the embedded runtime's worker,
+    // WebContainer's frame) would compete with both for the CPU.
+    await app.sessionShown();
+    await nextPaint();
     try {
       return adopt(app, (await machine.boot(preference)).runtime);
     } catch {
       return null; // the failed state, with its reason, is already on screen
     }
   };
+}
+
+/** Resolves after the next frame has been produced (rendering what is in the DOM now). */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    // A hidden tab produces no frames; nothing is painted there to wait for.
+    if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') return resolve();
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
 }
 
 function bootView(state: BootState): BootView {
