@@ -126,7 +126,10 @@ async function reopenInBuiltApp(browser: Browser): Promise<void> {
     await page.addInitScript({ content: WATCH_FIRST_MESSAGE });
     for (let run = 0; run < 3; run++) {
       await page.reload();
-      await page.waitForFunction(() => (window as unknown as { __marks: PaintMarks }).__marks.messagePainted !== undefined, undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => {
+        const marks = (window as unknown as { __marks: PaintMarks }).__marks;
+        return marks.messagePainted !== undefined && marks.runtimeReady !== undefined;
+      }, undefined, { timeout: 60_000 });
       runs.push(await page.evaluate(() => (window as unknown as { __marks: PaintMarks }).__marks));
     }
     figures.reopen = runs;
