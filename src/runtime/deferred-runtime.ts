@@ -4,7 +4,7 @@
 // attached on hand-over.
 
 import { writeStoredZip } from './stored-zip';
-import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
 
 export type RuntimeIdentity = Pick<Runtime, 'kind' | 'workdir'>;
 
@@ -56,6 +56,7 @@ export function createDeferredRuntime(expected: RuntimeIdentity): DeferredRuntim
       rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files)),
     ),
     realpath: forward(async (rt, path: string) => (rt.realpath ? rt.realpath(path) : path)),
+    beginImport: () => (target?.beginImport ? target.beginImport() : collectImport(runtime)),
     watch(listener) {
       if (target) return target.watch(listener);
       watchers.set(listener, () => undefined);
@@ -84,6 +85,28 @@ export function createDeferredRuntime(expected: RuntimeIdentity): DeferredRuntim
       failure = error;
       watchers.clear();
       settle.reject(error);
+    },
+  };
+}
+
+/**
+ * A staged import for a runtime that cannot stage (or is not handed over yet): the files are only collected, and
+ * commit imports them all at once with importFiles.
+ */
+function collectImport(runtime: Runtime): StagedImport {
+  let files: { path: string; data: Uint8Array }[] | undefined = [];
+  return {
+    add(batch) {
+      files?.push(...batch);
+    },
+    commit() {
+      const all = files;
+      files = undefined;
+      if (!all) return Promise.reject(new Error('This import was already committed or discarded; start the import again.'));
+      return runtime.importFiles!(all);
+    },
+    discard() {
+      files = undefined;
     },
   };
 }

@@ -7,7 +7,7 @@
 import type { EmbeddedRuntimeOptions } from './embedded';
 import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './embedded-protocol';
 import { appendNote, stopNote } from './exec-notes';
-import type { ExecOptions, ExecResult, Runtime } from './types';
+import type { ExecOptions, ExecResult, Runtime, StagedImport } from './types';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
 export interface WorkerLike {
@@ -25,6 +25,22 @@ export type EmbeddedWorkerOptions = EmbeddedRuntimeOptions & {
 };
 
 export const STOP_GRACE_MS = 3000;
+
+type PackedFiles = { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer };
+
+/** The files end to end in one buffer (file i ends at ends[i]), ready to be transferred. */
+function packFiles(files: { path: string; data: Uint8Array }[]): PackedFiles {
+  const ends = new Uint32Array(files.length);
+  let total = 0;
+  for (let i = 0; i < files.length; i++) {
+    total += files[i].data.length;
+    if (total > 0xffffffff) throw new Error('These files are more than 4 GB together, too much for the sandbox.');
+    ends[i] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
+  return { paths: files.map((file) => file.path), ends, bytes: bytes.buffer };
+}
 
 const defaultWorker = (): WorkerLike =>
   new Worker(new URL('./embedded-worker.ts', import.meta.url), { type: 'module', name: 'conch-embedded-runtime' });
@@ -99,21 +115,55 @@ class WorkerEmbeddedRuntime implements Runtime {
   /** The files travel packed into one buffer that is transferred, not cloned: 20,000 small copies cost more. */
   importFiles(files: { path: string; data: Uint8Array }[]): Promise<void> {
     this.changedSinceSnapshot = true;
-    const ends = new Uint32Array(files.length);
-    let total = 0;
-    for (let i = 0; i < files.length; i++) {
-      total += files[i].data.length;
-      if (total > 0xffffffff) return Promise.reject(new Error('These files are more than 4 GB together, too much for the sandbox.'));
-      ends[i] = total;
+    let packed: PackedFiles;
+    try {
+      packed = packFiles(files);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const bytes = new Uint8Array(total);
-    for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
-    const paths = files.map((file) => file.path);
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve: () => resolve(), reject });
-      this.post({ type: 'import-files', id, paths, ends, bytes: bytes.buffer }, [bytes.buffer]);
+      this.post({ type: 'import-files', id, ...packed }, [packed.bytes]);
     });
+  }
+
+  /** Each batch is packed and transferred as it is added, so the worker writes it while the page produces the next. */
+  beginImport(): StagedImport {
+    const stage = this.nextId++;
+    this.post({ type: 'stage-begin', stage });
+    let failure: Error | undefined;
+    let open = true;
+    return {
+      add: (files) => {
+        if (!open || failure) return;
+        try {
+          const packed = packFiles(files);
+          this.post({ type: 'stage-add', stage, ...packed }, [packed.bytes]);
+        } catch (error) {
+          failure = error instanceof Error ? error : new Error(String(error));
+        }
+      },
+      commit: () => {
+        if (!open) return Promise.reject(new Error('This import was already committed or discarded; start the import again.'));
+        open = false;
+        if (failure) {
+          this.post({ type: 'stage-discard', stage });
+          return Promise.reject(failure);
+        }
+        this.changedSinceSnapshot = true;
+        const id = this.nextId++;
+        return new Promise<void>((resolve, reject) => {
+          this.pending.set(id, { resolve: () => resolve(), reject });
+          this.post({ type: 'stage-commit', id, stage });
+        });
+      },
+      discard: () => {
+        if (!open) return;
+        open = false;
+        if (!this.disposed && this.worker) this.post({ type: 'stage-discard', stage });
+      },
+    };
   }
 
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {

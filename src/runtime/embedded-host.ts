@@ -3,6 +3,7 @@
 // embedded-worker.ts; tests wire it to an in-memory message channel.
 
 import { createEmbeddedRuntime, type EmbeddedRuntime } from './embedded';
+import type { StagedImport } from './types';
 import { STOP_SLOTS, type CallRequest, type FromWorker, type ToWorker } from './embedded-protocol';
 
 // just-bash's defense-in-depth mode blocks `Atomics` for scripts while they run; the stop-flag check is host code,
@@ -17,6 +18,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   let stopTable: Int32Array | undefined;
   let stopWatching: (() => void) | undefined;
   const aborts = new Map<number, AbortController>();
+  const stages = new Map<number, StagedImport>();
 
   return handle;
 
@@ -40,6 +42,18 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return;
       case 'import-files':
         return importFiles(message);
+      case 'stage-begin':
+        if (runtime) stages.set(message.stage, runtime.beginImport()); // without one, its commit reports the failure
+        return;
+      case 'stage-add':
+        stages.get(message.stage)?.add(unpackFiles(message));
+        return;
+      case 'stage-commit':
+        return commitStage(message);
+      case 'stage-discard':
+        stages.get(message.stage)?.discard();
+        stages.delete(message.stage);
+        return;
       case 'watch':
         stopWatching?.();
         stopWatching = message.enabled ? runtime?.watch((paths) => post({ type: 'changes', paths })) : undefined;
@@ -98,12 +112,19 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
 
   async function importFiles(request: Extract<ToWorker, { type: 'import-files' }>): Promise<void> {
     try {
-      // Views into the one transferred buffer: the files are not copied again.
-      const files = request.paths.map((path, i) => ({
-        path,
-        data: new Uint8Array(request.bytes, i === 0 ? 0 : request.ends[i - 1], (request.ends[i] ?? 0) - (i === 0 ? 0 : request.ends[i - 1])),
-      }));
-      await requireRuntime().importFiles(files);
+      await requireRuntime().importFiles(unpackFiles(request));
+      post({ type: 'result', id: request.id, value: undefined });
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
+    }
+  }
+
+  async function commitStage(request: Extract<ToWorker, { type: 'stage-commit' }>): Promise<void> {
+    const stage = stages.get(request.stage);
+    stages.delete(request.stage);
+    try {
+      if (!stage) throw new Error('This import was interrupted (the sandbox restarted) or already finished; import the repo again.');
+      await stage.commit();
       post({ type: 'result', id: request.id, value: undefined });
     } catch (error) {
       post({ type: 'error', id: request.id, message: errorText(error) });
@@ -137,6 +158,14 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     return runtime;
   }
 
+}
+
+/** Views into the one transferred buffer of a packed file list: the files are not copied again. */
+function unpackFiles(packed: { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }): { path: string; data: Uint8Array }[] {
+  return packed.paths.map((path, i) => {
+    const start = i === 0 ? 0 : packed.ends[i - 1];
+    return { path, data: new Uint8Array(packed.bytes, start, (packed.ends[i] ?? 0) - start) };
+  });
 }
 
 function errorText(error: unknown): string {

@@ -22,6 +22,11 @@ export type ToWorker =
   | { type: 'abort'; id: number }
   /** Runtime.importFiles, its files packed end to end into one transferred buffer (file i ends at ends[i]). */
   | { type: 'import-files'; id: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
+  /** Runtime.beginImport: a staged import named `stage`; its batches are packed like import-files; commit answers `id`. */
+  | { type: 'stage-begin'; stage: number }
+  | { type: 'stage-add'; stage: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
+  | { type: 'stage-commit'; id: number; stage: number }
+  | { type: 'stage-discard'; stage: number }
   | { type: 'watch'; enabled: boolean };
 
 export type FromWorker =

@@ -2,12 +2,13 @@
 // Web Worker (embedded-worker.ts) so a long command never freezes the page; tests use it directly in Node.
 
 import { Bash, InMemoryFs } from 'just-bash';
-import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
 import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
 import { ObservedFs } from './observed-fs';
 import { OutputTail } from './output-tail';
+import { StagedWorkspace } from './staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
@@ -36,6 +37,7 @@ export interface EmbeddedRuntime extends Runtime {
   exec(command: string, opts?: EmbeddedExecOptions): Promise<ExecResult>;
   realpath(path: string): Promise<string>;
   importFiles(files: WorkspaceFile[]): Promise<void>;
+  beginImport(): StagedImport;
 }
 
 /**
@@ -50,8 +52,11 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   readonly kind = 'embedded' as const;
   readonly workdir: string;
   private readonly fs: ObservedFs;
-  /** The file system under `fs`, for bulk workspace replacement with its synchronous calls (changes reported by hand). */
-  private readonly memory: InMemoryFs;
+  /**
+   * The file system under `fs`, for bulk workspace replacement with its synchronous calls (changes reported by
+   * hand); a committed staged import replaces it.
+   */
+  private memory: InMemoryFs;
   private readonly bash: Bash;
   private readonly changes = new WatchBatcher();
   private cwd: string;
@@ -232,6 +237,41 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     await this.replaceWorkspace(workspaceEntriesOf(files)); // validated before anything is deleted
   }
 
+  /**
+   * Starts a workspace replacement whose files are written into a fresh file system as they arrive; commit swaps
+   * it in (the files outside the workdir, such as /tmp and the shell's own, are carried over), discard drops it.
+   */
+  beginImport(): StagedImport {
+    this.assertLive();
+    const stage = new StagedWorkspace(this.workdir);
+    return {
+      add: (files) => stage.add(files),
+      commit: async () => {
+        this.assertLive();
+        const { memory, paths } = stage.finish(); // throws the first bad file: the workspace is untouched
+        await this.swapInWorkspace(memory, paths);
+      },
+      discard: () => stage.drop(),
+    };
+  }
+
+  private async swapInWorkspace(next: InMemoryFs, paths: string[]): Promise<void> {
+    const previous = this.memory;
+    const prefix = `${this.workdir}/`;
+    const removed: string[] = [];
+    for (const path of previous.getAllPaths()) {
+      if (path.startsWith(prefix)) removed.push(path.slice(prefix.length));
+      else if (path !== this.workdir && !this.workdir.startsWith(`${path === '/' ? '' : path}/`)) {
+        await copyEntry(previous, next, path);
+      }
+    }
+    this.memory = next;
+    this.fs.inner = next;
+    this.changes.add(removed);
+    this.changes.add(paths);
+    this.cwd = this.workdir;
+  }
+
   // A repo import writes tens of thousands of files: they go straight into the in-memory fs with its synchronous
   // calls, and the watchers hear about them in one batch.
   private async replaceWorkspace(entries: WorkspaceEntry[]): Promise<void> {
@@ -328,6 +368,19 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       }
       await this.fs.mkdir(current, { recursive: true });
     }
+  }
+}
+
+/** Copies one entry (not its children) from `from` to `to`, keeping its kind, mode and time; links stay links. */
+async function copyEntry(from: InMemoryFs, to: InMemoryFs, path: string): Promise<void> {
+  const info = await from.lstat(path);
+  if (info.isSymbolicLink) {
+    to.mkdirSync(parentOf(path), { recursive: true });
+    await to.symlink(await from.readlink(path), path);
+  } else if (info.isDirectory) {
+    to.mkdirSync(path, { recursive: true });
+  } else {
+    to.writeFileSync(path, await from.readFileBuffer(path), undefined, { mode: info.mode, mtime: info.mtime });
   }
 }
 

@@ -15,19 +15,36 @@ type ReadOptions = Parameters<IFileSystem['readFile']>[1];
 type WriteOptions = Parameters<IFileSystem['writeFile']>[2];
 type Dirents = Awaited<ReturnType<NonNullable<IFileSystem['readdirWithFileTypes']>>>;
 
-/** An IFileSystem delegating to `inner` and calling `onMutation` with the absolute paths each change touched. */
+/**
+ * An IFileSystem delegating to `inner` and calling `onMutation` with the absolute paths each change touched. `inner`
+ * can be replaced (a staged workspace import swapped in whole); the shell holding this wrapper sees the new one.
+ */
 export class ObservedFs implements IFileSystem {
+  // The optional fast paths exist when the first inner file system has them; the shell binds them once, so they
+  // look the current one up at every call.
   readonly readFileBytes?: IFileSystem['readFileBytes'];
   readonly readdirWithFileTypes?: (path: string) => Promise<Dirents>;
+  private current: IFileSystem;
 
   constructor(
-    readonly inner: IFileSystem,
+    inner: IFileSystem,
     private readonly onMutation: (absolutePaths: string[]) => void,
   ) {
-    const readBytes = inner.readFileBytes;
-    if (readBytes) this.readFileBytes = (path) => readBytes.call(inner, path);
-    const readTyped = inner.readdirWithFileTypes;
-    if (readTyped) this.readdirWithFileTypes = (path) => readTyped.call(inner, path);
+    this.current = inner;
+    if (inner.readFileBytes) this.readFileBytes = (path) => this.current.readFileBytes!(path);
+    if (inner.readdirWithFileTypes) this.readdirWithFileTypes = (path) => this.current.readdirWithFileTypes!(path);
+  }
+
+  get inner(): IFileSystem {
+    return this.current;
+  }
+
+  /** Swaps the file system underneath; it must offer the same optional methods as the first one. */
+  set inner(inner: IFileSystem) {
+    if ((this.readFileBytes && !inner.readFileBytes) || (this.readdirWithFileTypes && !inner.readdirWithFileTypes)) {
+      throw new Error('The replacement file system lacks methods the shell already relies on.');
+    }
+    this.current = inner;
   }
 
   private async mutate<T>(paths: string[], change: Promise<T>): Promise<T> {

@@ -8,6 +8,8 @@ import type { Runtime } from './types';
 export type RuntimeContractOptions = {
   /** Extra per-test teardown (the runtime itself is disposed by the suite). */
   cleanup?: () => Promise<void>;
+  /** Whether the runtime offers the optional staged import (beginImport); default true. */
+  stagedImport?: boolean;
 };
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -318,6 +320,76 @@ export function describeRuntimeContract(
         while (!seen.has('w/x.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         stop();
         expect(seen.has('w/x.txt')).toBe(true);
+      });
+    });
+
+    describe.runIf(options.stagedImport !== false)('beginImport (optional)', () => {
+      const files = (entries: Record<string, string | Uint8Array>) =>
+        Object.entries(entries).map(([path, data]) => ({ path, data: typeof data === 'string' ? new TextEncoder().encode(data) : data }));
+      const snapshot = async (rt: Runtime) => {
+        const entries = unzipSync(await rt.exportZip({ exclude: [] }));
+        return Object.fromEntries(Object.entries(entries).map(([name, data]) => [name, text(data)]));
+      };
+
+      it('changes nothing until commit, then the committed files replace the workspace', async () => {
+        const rt = await fresh();
+        await rt.writeFile('old/gone.txt', 'old');
+        await rt.exec('echo kept > /tmp/outside.txt && mkdir -p sub && cd sub');
+        const staged = rt.beginImport!();
+        staged.add(files({ 'src/a/b.ts': 'export {};\n', 'README.md': '# hi' }));
+        staged.add(files({ 'bin/all.bin': allBytes(), 'src/c.ts': 'c' }));
+        expect((await rt.readdir('.')).map((e) => e.name)).toEqual(['old', 'sub']);
+        expect(await rt.stat('README.md')).toBeNull();
+        await staged.commit();
+        expect((await rt.readdir('.')).map((e) => e.name)).toEqual(['README.md', 'bin', 'src']);
+        expect(text(await rt.readFile('src/a/b.ts'))).toBe('export {};\n');
+        expect([...(await rt.readFile('bin/all.bin'))]).toEqual([...allBytes()]);
+        expect((await rt.exec('pwd')).output.trim()).toBe(rt.workdir);
+        expect((await rt.exec('cat src/c.ts /tmp/outside.txt')).output).toBe('ckept\n'); // outside the workdir stays
+        await rt.writeFile('after.txt', 'writable');
+        expect((await rt.exec('ls')).output.split('\n')).toContain('after.txt');
+      });
+
+      it('a discarded import, or one with a bad file, leaves the workspace exactly as it was', async () => {
+        const rt = await fresh();
+        await rt.writeFile('keep/me.txt', 'still here');
+        await rt.writeFile('top.txt', 'top');
+        const before = await snapshot(rt);
+        const discarded = rt.beginImport!();
+        discarded.add(files({ 'new.txt': 'new' }));
+        discarded.discard();
+        await expect(discarded.commit()).rejects.toThrow(/import/);
+        expect(await snapshot(rt)).toEqual(before);
+        const escaping = rt.beginImport!();
+        escaping.add(files({ 'ok.txt': 'x' }));
+        escaping.add(files({ '../escape.txt': 'x' }));
+        await expect(escaping.commit()).rejects.toThrow(/outside the workspace/);
+        const clashing = rt.beginImport!();
+        clashing.add(files({ 'a': 'file' }));
+        clashing.add(files({ 'a/b.txt': 'x' }));
+        await expect(clashing.commit()).rejects.toThrow(/both a file and a folder/);
+        expect(await snapshot(rt)).toEqual(before);
+        expect((await rt.exec('cat keep/me.txt')).output).toBe('still here');
+      });
+
+      it('tells watchers once, on commit, about the removed and the new files', async () => {
+        const rt = await fresh();
+        await rt.writeFile('old.txt', 'old');
+        await new Promise((r) => setTimeout(r, 150)); // let that write's own report go by
+        const batches: string[][] = [];
+        const stop = rt.watch((paths) => batches.push(paths));
+        const staged = rt.beginImport!();
+        staged.add(files({ 'w/x.txt': 'x' }));
+        staged.add(files({ 'y.txt': 'y' }));
+        await new Promise((r) => setTimeout(r, 150));
+        expect(batches).toEqual([]);
+        await staged.commit();
+        const deadline = Date.now() + 3000;
+        while (batches.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 150));
+        stop();
+        expect(batches).toHaveLength(1);
+        expect(batches[0]).toEqual(expect.arrayContaining(['old.txt', 'w/x.txt', 'y.txt']));
       });
     });
 

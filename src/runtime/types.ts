@@ -31,8 +31,26 @@ export interface Runtime {
    * The runtime may take ownership of the buffers: the caller must not change them afterwards.
    */
   importFiles?(files: { path: string; data: Uint8Array }[]): Promise<void>;
+  /**
+   * Optional: a workspace replacement put together while its files are still being produced (a repo zip being
+   * inflated). Nothing in the workspace changes until commit; discard drops what was staged.
+   */
+  beginImport?(): StagedImport;
   watch(listener: (paths: string[]) => void): () => void;
   /** Optional: the canonical path of `path` after following symlinks, for per-file mutation queues. */
   realpath?(path: string): Promise<string>;
   dispose(): Promise<void>;
+}
+
+/** A staged workspace replacement (Runtime.beginImport). */
+export interface StagedImport {
+  /**
+   * Adds files (workdir-relative paths, parent folders created). The runtime may take ownership of the buffers: the
+   * caller must not change them afterwards. A bad path or a file/folder clash is reported by commit.
+   */
+  add(files: { path: string; data: Uint8Array }[]): void;
+  /** Replaces the workspace with every file added (replace, not merge), like importFiles; rejects, changing nothing, if any was unusable. */
+  commit(): Promise<void>;
+  /** Drops the staged files; the workspace stays as it was. Safe to call after commit (then it does nothing). */
+  discard(): void;
 }

@@ -85,7 +85,8 @@ function rejectFileFolderClash(entries: readonly WorkspaceEntry[]): void {
   }
 }
 
-function safeEntryPath(name: string): string {
+/** `name` as a workdir-relative path ('' for the workdir itself); throws when it would land outside the workdir. */
+export function safeEntryPath(name: string): string {
   const segments = name.replace(/\\/g, '/').split('/').filter((s) => s !== '' && s !== '.');
   if (name.startsWith('/') || segments.includes('..')) {
     throw new Error(`The zip entry "${name}" points outside the workspace; the archive was not imported.`);
