@@ -80,8 +80,8 @@ function generatedRepo(files: number): { zip: Uint8Array; bytes: number } {
 }
 
 /**
- * The app's repo import (readRepoZip's checks, then the files written into the embedded runtime in its worker, the
- * baseline packed meanwhile) into an empty workspace, against
+ * The app's repo import (readRepoZip's checks, each batch of inflated files staged in the embedded runtime's worker
+ * as the next is inflated, then the baseline packed and the staged workspace committed) into an empty workspace, against
  * fflate's bare unzipSync of the same zip, `runs` times each.
  */
 export async function zipImportCost(files = 20_000, runs = 3): Promise<ZipFigures> {

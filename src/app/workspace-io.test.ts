@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { createEmbeddedRuntime } from '../runtime/embedded';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEmbeddedRuntime, type EmbeddedRuntime } from '../runtime/embedded';
+import type { StagedImport } from '../runtime/types';
 import { unzipToMap, zipFromFiles, ZipImportError, type ZipImportProgress } from '../store';
 import { zipSync } from 'fflate';
 import { describeSkipped, isCancel } from './import-outcome';
@@ -45,6 +46,75 @@ describe('importRepo', () => {
     const error = await importRepo(runtime, { kind: 'zip', name: 'r.zip', data: zipFromFiles(files({ 'a.txt': 'a' })) }, { signal: controller.signal }).catch((e: unknown) => e);
     expect(isCancel(error)).toBe(true);
     expect((await runtime.readdir(runtime.workdir)).map((e) => e.name)).toEqual(['mine.txt']);
+  });
+
+  describe('staged in the sandbox while the zip inflates', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    // Every entry takes "31 ms", so readRepoZip hands each file over on its own, before the next is inflated.
+    const slowClock = () => {
+      let now = Date.now();
+      vi.spyOn(Date, 'now').mockImplementation(() => (now += 31));
+    };
+    const watched = (runtime: EmbeddedRuntime) => {
+      const seen = { added: 0, committed: false, discarded: false };
+      const beginImport = (): StagedImport => {
+        const staged = runtime.beginImport();
+        return {
+          add: (batch) => ((seen.added += batch.length), staged.add(batch)),
+          commit: () => ((seen.committed = true), staged.commit()),
+          discard: () => ((seen.discarded = true), staged.discard()),
+        };
+      };
+      return { seen, target: { importZip: runtime.importZip.bind(runtime), importFiles: runtime.importFiles.bind(runtime), beginImport } };
+    };
+    const workspace = async (runtime: EmbeddedRuntime) => [...(await unzipToMap(await runtime.exportZip({ exclude: [] })))].map(([p, d]) => [p, dec.decode(d)]);
+
+    it('a size lie in a late entry leaves the previous workspace untouched, though earlier files were staged', async () => {
+      const runtime = createEmbeddedRuntime({ files: { 'mine.txt': 'keep', 'src/old.ts': 'old' } });
+      const before = await workspace(runtime);
+      const entries: Record<string, Uint8Array> = {};
+      for (let i = 0; i < 5; i++) entries[`repo/f${i}.txt`] = enc.encode(`file ${i}`);
+      entries['repo/z-liar.txt'] = enc.encode('x'.repeat(10_000));
+      const zip = zipSync(entries, { level: 6 });
+      const view = new DataView(zip.buffer);
+      const central = zip.findLastIndex((_, i) => i + 4 <= zip.length && view.getUint32(i, true) === 0x02014b50);
+      view.setUint32(central + 24, 100, true); // the last entry claims to unpack to 100 bytes
+      slowClock();
+      const { seen, target } = watched(runtime);
+      const error = await importRepo(target, { kind: 'zip', name: 'r.zip', data: zip }).catch((e: unknown) => e);
+      vi.restoreAllMocks();
+      expect(error).toBeInstanceOf(ZipImportError);
+      expect((error as Error).message).toMatch(/"repo\/z-liar.txt" unpacks to a different size/);
+      expect(seen).toEqual({ added: 5, committed: false, discarded: true });
+      expect(await workspace(runtime)).toEqual(before);
+    });
+
+    it('a cancel midway discards what was staged; a finished import commits every file', async () => {
+      const runtime = createEmbeddedRuntime({ files: { 'mine.txt': 'keep' } });
+      const entries: Record<string, Uint8Array> = {};
+      for (let i = 0; i < 5; i++) entries[`f${i}.txt`] = enc.encode(`file ${i}`);
+      const zip = zipSync(entries);
+      slowClock();
+      const controller = new AbortController();
+      const cancelled = watched(runtime);
+      const source = { kind: 'zip', name: 'r.zip', data: zip } as const;
+      const onProgress = (p: ZipImportProgress) => p.files >= 2 && controller.abort();
+      const error = await importRepo(cancelled.target, source, { signal: controller.signal, onProgress }).catch((e: unknown) => e);
+      vi.restoreAllMocks();
+      expect(isCancel(error)).toBe(true);
+      expect(cancelled.seen).toMatchObject({ committed: false, discarded: true });
+      expect(cancelled.seen.added).toBeGreaterThan(0);
+      expect(await workspace(runtime)).toEqual([['mine.txt', 'keep']]);
+
+      slowClock();
+      const finished = watched(runtime);
+      const result = await importRepo(finished.target, source);
+      vi.restoreAllMocks();
+      expect(result.files).toBe(5);
+      expect(finished.seen).toMatchObject({ added: 5, committed: true });
+      expect((await workspace(runtime)).map(([p]) => p).sort()).toEqual(Object.keys(entries));
+    });
   });
 
   it('imports a picked folder without its top folder name, skipping OS metadata', async () => {

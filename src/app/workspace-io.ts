@@ -1,6 +1,6 @@
 // Moving a workspace in and out of the sandbox: importing a repo (zip or picked folder) with the store's safety
 // limits, the workspace as a zip download, and what changed since the session's baseline (diff, patch, revert).
-import type { Runtime } from '../runtime/types';
+import type { Runtime, StagedImport } from '../runtime/types';
 import {
   diffWorkspaces,
   formatPatch,
@@ -45,7 +45,12 @@ const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${
  * Checks and unpacks a repo, then replaces the runtime's workspace with it. Any failure (unsafe entry, limits,
  * damage, cancel) throws before the workspace is touched.
  */
-export async function importRepo(runtime: Pick<Runtime, 'importZip' | 'importFiles'>, source: RepoSource, options: RepoImportOptions = {}): Promise<RepoImport> {
+export async function importRepo(
+  runtime: Pick<Runtime, 'importZip' | 'importFiles' | 'beginImport'>,
+  source: RepoSource,
+  options: RepoImportOptions = {},
+): Promise<RepoImport> {
+  if (source.kind === 'zip' && runtime.beginImport) return importZipStaged(runtime.beginImport(), source.data, options);
   const result =
     source.kind === 'zip'
       ? await readRepoZip(source.data, { ...options.limits, onProgress: options.onProgress, signal: options.signal })
@@ -62,6 +67,30 @@ export async function importRepo(runtime: Pick<Runtime, 'importZip' | 'importFil
     zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
     await runtime.importZip(zip);
   }
+  return summary(result, zip);
+}
+
+// The sandbox stages each batch of files while the next is inflated, so little is left to do once the last entry
+// passed its checks; the staged files only become the workspace at commit, after everything succeeded.
+async function importZipStaged(staged: StagedImport, data: Uint8Array, options: RepoImportOptions): Promise<RepoImport> {
+  try {
+    const result = await readRepoZip(data, {
+      ...options.limits,
+      onProgress: options.onProgress,
+      signal: options.signal,
+      onFiles: (batch) => staged.add(batch),
+    });
+    if (options.signal?.aborted) throw new ImportCancelledError();
+    const zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
+    if (options.signal?.aborted) throw new ImportCancelledError();
+    await staged.commit();
+    return summary(result, zip);
+  } finally {
+    staged.discard(); // after a commit this does nothing; after any failure it drops the staged files
+  }
+}
+
+function summary(result: ZipImportResult, zip: Uint8Array): RepoImport {
   return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };
 }
 

@@ -168,6 +168,17 @@ describe('readRepoZip', () => {
     expect(done.at(-1)).toBe(400);
   });
 
+  it('hands the inflated files to onFiles in batches as it goes: all of them, once, with the top folder stripped', async () => {
+    const files: Zippable = {};
+    for (let i = 0; i < 300; i++) files[`repo-main/src/f${i}.ts`] = text(sourceLike(20_000, i));
+    const batches: { path: string; data: Uint8Array }[][] = [];
+    const result = await readRepoZip(zipSync(files), { onFiles: (batch) => batches.push(batch) });
+    const handed = batches.flat();
+    expect(handed.map((f) => f.path)).toEqual([...result.files.keys()]);
+    for (const file of handed) expect(file.data).toBe(result.files.get(file.path));
+    expect(handed[0].path).toBe('src/f0.ts');
+  });
+
   it('reads more than 65,535 entries, whether or not the writer used Zip64', async () => {
     const files: Zippable = {};
     for (let i = 0; i < 65_600; i++) files[`d${i % 50}/f${i}`] = [new Uint8Array(0), { level: 0 }];

@@ -19,9 +19,18 @@ const YIELD_EVERY_MS = 30;
 
 type Planned = { entry: ZipEntry; path: string };
 
+export type RepoZipReadOptions = ZipImportOptions & {
+  /**
+   * Handed the files inflated so far, a batch at a time (each time the page gets a turn, and the rest at the end),
+   * so a sandbox can stage them meanwhile. A later entry can still fail the import: whatever received batches must
+   * be able to drop them. The same buffers end up in the result; neither side may change them.
+   */
+  onFiles?: (batch: { path: string; data: Uint8Array }[]) => void;
+};
+
 /** Validated, inflated files of a repo zip. Throws ZipImportError (or ImportCancelledError) and returns nothing partial. */
-export async function readRepoZip(data: Uint8Array, options: ZipImportOptions = {}): Promise<ZipImportResult> {
-  const { signal, onProgress } = options;
+export async function readRepoZip(data: Uint8Array, options: RepoZipReadOptions = {}): Promise<ZipImportResult> {
+  const { signal, onProgress, onFiles } = options;
   if (signal?.aborted) throw new ImportCancelledError();
   const { planned, skipped, totalBytes } = planEntries(readCentralDirectory(data), options);
   checkArchiveRatio(totalBytes, data.length, options.maxRatio ?? DEFAULT_MAX_RATIO);
@@ -31,14 +40,19 @@ export async function readRepoZip(data: Uint8Array, options: ZipImportOptions = 
   const declaredCrcs = new Map<string, number>();
   let bytes = 0;
   let lastYield = Date.now();
+  let batch: { path: string; data: Uint8Array }[] = [];
   const totalFiles = planned.length;
   onProgress?.({ files: 0, bytes: 0, totalFiles, totalBytes });
   for (const { entry, path } of planned) {
     const name = strip ? path.slice(strip.length) : path;
-    files.set(name, inflateEntry(data, entry, path));
+    const inflated = inflateEntry(data, entry, path);
+    files.set(name, inflated);
+    if (onFiles) batch.push({ path: name, data: inflated });
     declaredCrcs.set(name, entry.crc);
     bytes += entry.size;
     if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+      if (batch.length > 0) onFiles?.(batch);
+      batch = [];
       // Let the page paint the progress bar and notice a cancel.
       onProgress?.({ files: files.size, bytes, totalFiles, totalBytes });
       await yieldToPage();
@@ -46,6 +60,7 @@ export async function readRepoZip(data: Uint8Array, options: ZipImportOptions = 
       lastYield = Date.now();
     }
   }
+  if (batch.length > 0) onFiles?.(batch);
   onProgress?.({ files: files.size, bytes, totalFiles, totalBytes });
   return { files, skipped, totalBytes, declaredCrcs, ...(strip ? { strippedPrefix: strip } : {}) };
 }
