@@ -220,7 +220,7 @@ export class AppState {
    */
   async importRepoZip(file: Blob): Promise<number> {
     if (!this.library) throw new Error('The sandbox is still starting; try again in a moment.');
-    const result = await this.library.importRepo({ kind: 'zip', name: file instanceof File ? file.name : 'repo.zip', data: new Uint8Array(await file.arrayBuffer()) });
+    const result = await this.library.transfer.importRepo({ kind: 'zip', name: file instanceof File ? file.name : 'repo.zip', data: new Uint8Array(await file.arrayBuffer()) });
     return result.files;
   }
 

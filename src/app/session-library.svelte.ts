@@ -1,6 +1,6 @@
 // The stored sessions and the one that is open: list, search, open and switch (the page has one sandbox, so a switch
 // saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
-// message, restore a checkpoint, import a repo or a session file, and changes made in other tabs.
+// message, restore a checkpoint, and changes made in other tabs. Imports and exports are `transfer`'s.
 import type { Message } from '../ai/types';
 import { createDeferredRuntime, type DeferredRuntime, type RuntimeIdentity } from '../runtime/deferred-runtime';
 import { DEFAULT_WORKDIR } from '../runtime/paths';
@@ -12,28 +12,14 @@ import {
   requestPersistentStorage,
   SNAPSHOT_EXCLUDE,
   StorageFullError,
-  type FileChange,
-  type FileMap,
   type SessionEvents,
   type SessionLock,
   type SessionRecord,
   type SessionStore,
-  type ZipImportProgress,
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
-import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
-import {
-  changesPatch,
-  exportWorkspaceZip,
-  importRepo,
-  loadBaseline,
-  revertFile,
-  workspaceChanges,
-  workspaceZipName,
-  type RepoImport,
-  type RepoSource,
-} from './workspace-io';
+import { WorkspaceTransfer } from './workspace-transfer';
 
 /** What the library needs from the page: the sandbox, and a controller for a session's transcript. */
 export interface SessionHost {
@@ -100,6 +86,8 @@ export class SessionLibrary {
   restoreUndo = $state.raw<RestoreUndo | null>(null);
   /** Whether the browser agreed not to evict stored data (null: it cannot say). */
   persisted = $state<boolean | null>(null);
+  /** Imports into and exports of the open session (repo, session file, workspace zip, changes). */
+  readonly transfer: WorkspaceTransfer;
 
   private readonly options: SessionLibraryOptions;
   private persistence: SessionPersistence | null = null;
@@ -113,6 +101,18 @@ export class SessionLibrary {
   constructor(options: SessionLibraryOptions) {
     this.options = options;
     this.store = options.store;
+    this.transfer = new WorkspaceTransfer({
+      store: this.store,
+      current: () => this.current,
+      runtime: () => this.requireRuntime(),
+      writableRuntime: () => this.requireWritable(),
+      flush: async () => await this.persistence?.flush(),
+      workspaceReplaced: async () => await this.persistence?.workspaceReplaced(),
+      queue: (job) => this.queue(job),
+      storageProblem: (error) => this.storageProblem(error),
+      refresh: () => this.refresh(),
+      open: (id) => this.open(id),
+    });
   }
 
   /** Sessions matching the search (title, model or provider), most recently used first. */
@@ -304,75 +304,6 @@ export class SessionLibrary {
     });
   }
 
-  /**
-   * Imports a repo into the open session's workspace; it becomes the session's baseline. Throws (for the import
-   * UI to show) when the repo is refused or the import is cancelled; the workspace is untouched then.
-   */
-  async importRepo(source: RepoSource, options: { onProgress?: (p: ZipImportProgress) => void; signal?: AbortSignal } = {}): Promise<RepoImport> {
-    const run = async () => {
-      const runtime = this.requireWritable();
-      const id = this.current!.id;
-      const result = await importRepo(runtime, source, options);
-      try {
-        await this.store.saveSnapshot(id, 'baseline', result.zip);
-        await this.persistence?.workspaceReplaced();
-      } catch (error) {
-        this.storageProblem(error);
-      }
-      await this.refresh();
-      return result;
-    };
-    const next = this.work.then(run, run);
-    this.work = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Validates a session file and opens it as a new session; throws SessionFileError (nothing stored) if invalid. */
-  async importSessionFile(data: Uint8Array): Promise<SessionRecord> {
-    const record = await importSharedSession(this.store, data);
-    await this.refresh();
-    await this.open(record.id);
-    return record;
-  }
-
-  /** The open session gathered for export (everything saved first) with its secret scan. */
-  async prepareExport(knownSecrets: string[]): Promise<PreparedExport> {
-    const id = this.current?.id;
-    if (!id) throw new Error('There is no session to export yet.');
-    await this.persistence?.flush();
-    return prepareSessionExport(this.store, id, knownSecrets);
-  }
-
-  /** The download for a reviewed export: `redact` plus the person's own keys replaced by [REDACTED]. */
-  buildExport(prepared: PreparedExport, redact: PreparedExport['findings'], format: ExportFormat): Promise<ExportDownload> {
-    return buildExport(prepared, redact, format);
-  }
-
-  /** The open session's workspace as a zip download (binaries included, node_modules left out). */
-  async exportWorkspace(): Promise<ExportDownload> {
-    const runtime = this.requireRuntime();
-    return { fileName: workspaceZipName(this.current?.title ?? ''), data: await exportWorkspaceZip(runtime), mimeType: 'application/zip' };
-  }
-
-  /** What changed in the open session's workspace since its baseline, with the baseline for reverts. */
-  async changes(): Promise<{ changes: FileChange[]; baseline: FileMap }> {
-    const runtime = this.requireRuntime();
-    const id = this.current?.id;
-    const baseline = id && !id.startsWith('unsaved-') ? await loadBaseline(this.store, id) : new Map<string, Uint8Array>();
-    return { changes: await workspaceChanges(runtime, baseline), baseline };
-  }
-
-  /** The changes as a .patch download `git apply` accepts on the original repo. */
-  patch(changes: FileChange[]): ExportDownload {
-    const name = workspaceZipName(this.current?.title ?? '').replace(/\.zip$/, '.patch');
-    return { fileName: name, data: new TextEncoder().encode(changesPatch(changes)), mimeType: 'text/x-diff' };
-  }
-
-  /** Puts one changed file back as the baseline has it. */
-  async revert(change: FileChange, baseline: FileMap): Promise<void> {
-    await revertFile(this.requireWritable(), change, baseline);
-  }
-
   /** Waits until everything of the open session is stored. */
   async flush(): Promise<void> {
     await this.persistence?.flush();
@@ -523,7 +454,7 @@ export class SessionLibrary {
 
   /** Runs one open/switch/delete at a time; a failure becomes the notice. */
   private exclusive(job: () => Promise<void>): Promise<void> {
-    const run = async () => {
+    return this.queue(async () => {
       this.busy = true;
       try {
         await job();
@@ -533,9 +464,13 @@ export class SessionLibrary {
       } finally {
         this.busy = false;
       }
-    };
-    const next = this.work.then(run, run);
-    this.work = next;
+    });
+  }
+
+  /** Runs `job` after all the work queued before it; its failure is the caller's and does not stop later work. */
+  private queue<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.work.then(job, job);
+    this.work = next.catch(() => undefined);
     return next;
   }
 

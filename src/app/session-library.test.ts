@@ -189,7 +189,7 @@ describe('SessionLibrary', () => {
     expect(other.library.readOnly).toBe(true);
     await other.library.restoreCheckpoint(0);
     expect(other.library.notice).toMatch(/read-only/);
-    await expect(other.library.importRepo({ kind: 'folder', name: 'x', entries: [] })).rejects.toThrow(/read-only/);
+    await expect(other.library.transfer.importRepo({ kind: 'folder', name: 'x', entries: [] })).rejects.toThrow(/read-only/);
   });
 
   it('shows sessions created in another tab', async () => {
@@ -208,11 +208,11 @@ describe('SessionLibrary', () => {
     await s.library.start();
     await s.runtime.writeFile('mine.txt', 'keep');
     const bad = new Uint8Array([80, 75, 3, 4, 1, 2, 3]);
-    await expect(s.library.importRepo({ kind: 'zip', name: 'bad.zip', data: bad })).rejects.toThrow();
+    await expect(s.library.transfer.importRepo({ kind: 'zip', name: 'bad.zip', data: bad })).rejects.toThrow();
     expect(await names(s.runtime)).toEqual(['mine.txt']);
 
     const repo = zipFromFiles(new Map([['repo-main/src/index.ts', enc.encode('export {}\n')], ['repo-main/README.md', enc.encode('# hi\n')]]));
-    const result = await s.library.importRepo({ kind: 'zip', name: 'repo.zip', data: repo });
+    const result = await s.library.transfer.importRepo({ kind: 'zip', name: 'repo.zip', data: repo });
     expect(result).toMatchObject({ files: 2, strippedPrefix: 'repo-main/' });
     expect(await names(s.runtime)).toEqual(['README.md', 'src']);
     const baseline = await s.library.store.loadSnapshot(s.library.current!.id, 'baseline');
@@ -225,7 +225,7 @@ describe('SessionLibrary', () => {
     const key = 'sk-ant-this-is-my-own-secret-key-0001';
     await runPrompt(s, `use ${key} please`, [{ content: [toolCall('write', { path: 'out.txt', content: 'result' })] }, { content: 'ok' }]);
     const source = s.library.current!.id;
-    const prepared = await s.library.prepareExport([key]);
+    const prepared = await s.library.transfer.prepareExport([key]);
     expect(prepared.findings.some((f) => f.kind === 'known-secret')).toBe(true);
     const file = await buildExport(prepared, [], 'session');
     expect(file.fileName).toMatch(/\.conch\.zip$/);
@@ -233,7 +233,7 @@ describe('SessionLibrary', () => {
     expect(dec.decode(html.data)).not.toContain(key);
 
     await s.library.newSession();
-    const imported = await s.library.importSessionFile(file.data);
+    const imported = await s.library.transfer.importSessionFile(file.data);
     expect(imported.id).not.toBe(source);
     expect(s.library.current?.id).toBe(imported.id);
     expect(JSON.stringify(s.library.current?.messages)).not.toContain(key);
@@ -241,7 +241,7 @@ describe('SessionLibrary', () => {
 
     const broken = zipFromFiles(new Map([['session.jsonl', enc.encode('{"type":"header"}\n')]]));
     const count = s.library.records.length;
-    await expect(s.library.importSessionFile(broken)).rejects.toBeInstanceOf(SessionFileError);
+    await expect(s.library.transfer.importSessionFile(broken)).rejects.toBeInstanceOf(SessionFileError);
     expect(s.library.records).toHaveLength(count);
   });
 });

@@ -61,7 +61,7 @@ export class RepoImportState {
     try {
       const source = await read(controller.signal);
       this.phase = 'importing';
-      const result = await library.importRepo(source, {
+      const result = await library.transfer.importRepo(source, {
         signal: controller.signal,
         onProgress: (p) => Object.assign(this, { files: p.files, totalFiles: p.totalFiles, bytes: p.bytes, totalBytes: p.totalBytes }),
       });

@@ -1,0 +1,113 @@
+// What moves in and out of the open session: a repo imported as its workspace (and baseline), a shared session file,
+// a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
+import type { Runtime } from '../runtime/types';
+import type { FileChange, FileMap, SessionRecord, SessionStore, ZipImportProgress } from '../store';
+import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
+import {
+  changesPatch,
+  exportWorkspaceZip,
+  importRepo,
+  loadBaseline,
+  revertFile,
+  workspaceChanges,
+  workspaceZipName,
+  type RepoImport,
+  type RepoSource,
+} from './workspace-io';
+
+/** What the transfers need of the session library: the open session, its sandbox and the library's work queue. */
+export interface OpenSessionAccess {
+  readonly store: SessionStore;
+  /** The open session, or null before one is open. */
+  current(): { id: string; title: string } | null;
+  /** The sandbox; throws a message for the person while it starts. */
+  runtime(): Runtime;
+  /** The sandbox when the open session may change it; throws why not (read-only, agent working) otherwise. */
+  writableRuntime(): Runtime;
+  /** Waits until the open session's transcript and workspace are stored. */
+  flush(): Promise<void>;
+  /** Stores the open session's workspace after it was replaced as a whole. */
+  workspaceReplaced(): Promise<void>;
+  /** Runs `job` after the library's open/switch work, so no switch happens halfway through it. */
+  queue<T>(job: () => Promise<T>): Promise<T>;
+  /** Shows a storage problem (a full disk) to the person. */
+  storageProblem(error: unknown): void;
+  /** Reads the session list again. */
+  refresh(): Promise<void>;
+  open(id: string): Promise<void>;
+}
+
+/** Imports and exports of the open session; components call it as `library.transfer`. */
+export class WorkspaceTransfer {
+  private readonly session: OpenSessionAccess;
+
+  constructor(session: OpenSessionAccess) {
+    this.session = session;
+  }
+
+  /**
+   * Imports a repo into the open session's workspace; it becomes the session's baseline. Throws (for the import
+   * UI to show) when the repo is refused or the import is cancelled; the workspace is untouched then.
+   */
+  importRepo(source: RepoSource, options: { onProgress?: (p: ZipImportProgress) => void; signal?: AbortSignal } = {}): Promise<RepoImport> {
+    return this.session.queue(async () => {
+      const runtime = this.session.writableRuntime();
+      const id = this.session.current()!.id;
+      const result = await importRepo(runtime, source, options);
+      try {
+        await this.session.store.saveSnapshot(id, 'baseline', result.zip);
+        await this.session.workspaceReplaced();
+      } catch (error) {
+        this.session.storageProblem(error);
+      }
+      await this.session.refresh();
+      return result;
+    });
+  }
+
+  /** Validates a session file and opens it as a new session; throws SessionFileError (nothing stored) if invalid. */
+  async importSessionFile(data: Uint8Array): Promise<SessionRecord> {
+    const record = await importSharedSession(this.session.store, data);
+    await this.session.refresh();
+    await this.session.open(record.id);
+    return record;
+  }
+
+  /** The open session gathered for export (everything saved first) with its secret scan. */
+  async prepareExport(knownSecrets: string[]): Promise<PreparedExport> {
+    const id = this.session.current()?.id;
+    if (!id) throw new Error('There is no session to export yet.');
+    await this.session.flush();
+    return prepareSessionExport(this.session.store, id, knownSecrets);
+  }
+
+  /** The download for a reviewed export: `redact` plus the person's own keys replaced by [REDACTED]. */
+  buildExport(prepared: PreparedExport, redact: PreparedExport['findings'], format: ExportFormat): Promise<ExportDownload> {
+    return buildExport(prepared, redact, format);
+  }
+
+  /** The open session's workspace as a zip download (binaries included, node_modules left out). */
+  async exportWorkspace(): Promise<ExportDownload> {
+    const runtime = this.session.runtime();
+    return { fileName: workspaceZipName(this.session.current()?.title ?? ''), data: await exportWorkspaceZip(runtime), mimeType: 'application/zip' };
+  }
+
+  /** What changed in the open session's workspace since its baseline, with the baseline for reverts. */
+  async changes(): Promise<{ changes: FileChange[]; baseline: FileMap }> {
+    const runtime = this.session.runtime();
+    const id = this.session.current()?.id;
+    const baseline = id && !id.startsWith('unsaved-') ? await loadBaseline(this.session.store, id) : new Map<string, Uint8Array>();
+    return { changes: await workspaceChanges(runtime, baseline), baseline };
+  }
+
+  /** The changes as a .patch download `git apply` accepts on the original repo. */
+  patch(changes: FileChange[]): ExportDownload {
+    const name = workspaceZipName(this.session.current()?.title ?? '').replace(/\.zip$/, '.patch');
+    return { fileName: name, data: new TextEncoder().encode(changesPatch(changes)), mimeType: 'text/x-diff' };
+  }
+
+  /** Puts one changed file back as the baseline has it. */
+  async revert(change: FileChange, baseline: FileMap): Promise<void> {
+    await revertFile(this.session.writableRuntime(), change, baseline);
+  }
+}
