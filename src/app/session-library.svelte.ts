@@ -2,8 +2,7 @@
 // saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
 // message, restore a checkpoint, and changes made in other tabs. Imports and exports are `transfer`'s.
 import type { Message } from '../ai/types';
-import { createDeferredRuntime, type DeferredRuntime, type RuntimeIdentity } from '../runtime/deferred-runtime';
-import { DEFAULT_WORKDIR } from '../runtime/paths';
+import type { DeferredRuntime } from '../runtime/deferred-runtime';
 import type { Runtime } from '../runtime/types';
 import {
   acquireSessionLock,
@@ -19,6 +18,7 @@ import {
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
+import { SandboxUnavailable, SessionSandbox } from './session-sandbox';
 import { WorkspaceTransfer } from './workspace-transfer';
 
 /** What the library needs from the page: the sandbox, and a controller for a session's transcript. */
@@ -42,12 +42,6 @@ export type SessionLibraryOptions = {
 };
 
 type RestoreUndo = { seq: number; zip: Uint8Array };
-
-/** The sandbox could not start: the page says so itself, so this is no notice of the library's. */
-class SandboxUnavailable extends Error {}
-
-// Both runtimes work in /home/project; a stand-in reports this until the real sandbox is handed over.
-const EXPECTED_RUNTIME: RuntimeIdentity = { kind: 'embedded', workdir: DEFAULT_WORKDIR };
 
 const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
 
@@ -95,12 +89,12 @@ export class SessionLibrary {
   private work: Promise<unknown> = Promise.resolve();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
-  /** The last wait for the sandbox failed (the page shows why); no new session is made then. */
-  private sandboxUnavailable = false;
+  private readonly sandbox: SessionSandbox;
 
   constructor(options: SessionLibraryOptions) {
     this.options = options;
     this.store = options.store;
+    this.sandbox = new SessionSandbox(options.host);
     this.transfer = new WorkspaceTransfer({
       store: this.store,
       current: () => this.current,
@@ -154,7 +148,7 @@ export class SessionLibrary {
     if (latest) await this.open(latest.id);
     // A session that cannot be opened (damaged, deleted meanwhile) must not leave the page without one; without a
     // sandbox there is nothing to work in, and the page says why.
-    if (!this.current && !this.sandboxUnavailable) await this.newSession();
+    if (!this.current && !this.sandbox.unavailable) await this.newSession();
   }
 
   stop(): void {
@@ -322,7 +316,7 @@ export class SessionLibrary {
    */
   private async enter(id: string): Promise<void> {
     const { record, messages, lock } = await openStoredSession(this.store, id, this.options.acquireLock);
-    const workspace = createDeferredRuntime(this.options.host.runtime ?? EXPECTED_RUNTIME);
+    const workspace = this.sandbox.standIn();
     let controller: SessionController;
     try {
       controller = await this.options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages, runtime: workspace.runtime });
@@ -338,7 +332,7 @@ export class SessionLibrary {
 
     let runtime: Runtime;
     try {
-      runtime = await this.sandbox();
+      runtime = await this.sandbox.ready();
       await restoreWorkspace(this.store, runtime, id);
     } catch (error) {
       workspace.reject(asError(error));
@@ -351,7 +345,7 @@ export class SessionLibrary {
 
   /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
   private async enterUnsaved(error: unknown): Promise<void> {
-    const workspace = createDeferredRuntime(this.options.host.runtime ?? EXPECTED_RUNTIME);
+    const workspace = this.sandbox.standIn();
     this.current = await this.options.host.createController({ id: `unsaved-${Date.now().toString(36)}`, title: 'New session', createdAt: Date.now(), messages: [], runtime: workspace.runtime });
     this.readOnly = false;
     if (error) {
@@ -360,7 +354,7 @@ export class SessionLibrary {
     }
     let runtime: Runtime;
     try {
-      runtime = await this.sandbox();
+      runtime = await this.sandbox.ready();
     } catch (failure) {
       workspace.reject(asError(failure));
       throw failure;
@@ -368,41 +362,15 @@ export class SessionLibrary {
     await this.handOver(workspace, runtime);
   }
 
-  private async sandbox(): Promise<Runtime> {
-    try {
-      const runtime = await this.options.host.sandbox();
-      this.sandboxUnavailable = false;
-      return runtime;
-    } catch (error) {
-      this.sandboxUnavailable = true;
-      throw new SandboxUnavailable(message(error));
-    }
-  }
-
-  /**
-   * Gives the open session its sandbox. Were the sandbox rooted elsewhere than the stand-in said, the session's
-   * policy would match protected paths against the wrong folder, so its controller is made again for the real one.
-   */
+  /** Gives the open session its sandbox, and the open session's persistence a controller made again for it. */
   private async handOver(workspace: DeferredRuntime, runtime: Runtime): Promise<void> {
-    const early = workspace.runtime.workdir;
-    workspace.resolve(runtime);
-    const stale = this.current;
-    if (!stale || runtime.workdir === early) return;
-    stale.abort();
-    await stale.idle();
-    const controller = await this.options.host.createController({
-      id: stale.id,
-      title: stale.title,
-      createdAt: stale.createdAt,
-      messages: stale.messages,
-      runtime: workspace.runtime,
-    });
-    controller.draft = stale.draft;
+    const replacement = await this.sandbox.handOver(workspace, runtime, this.current);
+    if (!replacement) return;
     if (this.persistence) {
       this.persistence.detach();
-      this.persistence.attach(controller);
+      this.persistence.attach(replacement);
     }
-    this.current = controller;
+    this.current = replacement;
   }
 
   private persist(id: string, controller: SessionController, runtime: Runtime): SessionPersistence {
