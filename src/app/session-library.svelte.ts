@@ -1,6 +1,6 @@
 // The stored sessions and the one that is open: list, search, open and switch (the page has one sandbox, so a switch
 // saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
-// message, restore a checkpoint, and changes made in other tabs. Imports and exports are `transfer`'s.
+// message, and changes made in other tabs. Imports and exports are `transfer`'s, checkpoint restores `restore`'s.
 import type { Message } from '../ai/types';
 import type { DeferredRuntime } from '../runtime/deferred-runtime';
 import type { Runtime } from '../runtime/types';
@@ -9,7 +9,6 @@ import {
   createSessionStore,
   openSessionEvents,
   requestPersistentStorage,
-  SNAPSHOT_EXCLUDE,
   StorageFullError,
   type SessionEvents,
   type SessionLock,
@@ -17,6 +16,8 @@ import {
   type SessionStore,
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
+import { CheckpointRestore } from './checkpoint-restore.svelte';
+import type { OpenSessionAccess } from './open-session-access';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
 import { SandboxUnavailable, SessionSandbox } from './session-sandbox';
 import { WorkspaceTransfer } from './workspace-transfer';
@@ -40,10 +41,6 @@ export type SessionLibraryOptions = {
   events?: SessionEvents;
   acquireLock?: (id: string) => Promise<SessionLock | null>;
 };
-
-type RestoreUndo = { seq: number; zip: Uint8Array };
-
-const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
 
 /** Opens the IndexedDB store with cross-tab events wired in, and the library over it. */
 export function createSessionLibrary(host: SessionHost, options: { prefix?: string } = {}): SessionLibrary {
@@ -76,12 +73,12 @@ export class SessionLibrary {
   /** Opening or switching a session. */
   busy = $state(false);
   pendingDelete = $state.raw<SessionRecord | null>(null);
-  /** The workspace as it was before the last checkpoint restore, for "Undo". */
-  restoreUndo = $state.raw<RestoreUndo | null>(null);
   /** Whether the browser agreed not to evict stored data (null: it cannot say). */
   persisted = $state<boolean | null>(null);
   /** Imports into and exports of the open session (repo, session file, workspace zip, changes). */
   readonly transfer: WorkspaceTransfer;
+  /** Restoring the open session's workspace to a checkpoint, and undoing that. */
+  readonly restore: CheckpointRestore;
 
   private readonly options: SessionLibraryOptions;
   private persistence: SessionPersistence | null = null;
@@ -95,7 +92,7 @@ export class SessionLibrary {
     this.options = options;
     this.store = options.store;
     this.sandbox = new SessionSandbox(options.host);
-    this.transfer = new WorkspaceTransfer({
+    const session: OpenSessionAccess = {
       store: this.store,
       current: () => this.current,
       runtime: () => this.requireRuntime(),
@@ -103,10 +100,13 @@ export class SessionLibrary {
       flush: async () => await this.persistence?.flush(),
       workspaceReplaced: async () => await this.persistence?.workspaceReplaced(),
       queue: (job) => this.queue(job),
+      exclusive: (job) => this.exclusive(job),
       storageProblem: (error) => this.storageProblem(error),
       refresh: () => this.refresh(),
       open: (id) => this.open(id),
-    });
+    };
+    this.transfer = new WorkspaceTransfer(session);
+    this.restore = new CheckpointRestore(session);
   }
 
   /** Sessions matching the search (title, model or provider), most recently used first. */
@@ -274,30 +274,6 @@ export class SessionLibrary {
     });
   }
 
-  /** Puts the workspace back as it was when user message `seq` was sent (the transcript stays). */
-  restoreCheckpoint(seq: number): Promise<void> {
-    return this.exclusive(async () => {
-      const runtime = this.requireWritable();
-      const id = this.current!.id;
-      const before = await runtime.exportZip({ exclude: snapshotExclude });
-      await restoreWorkspace(this.store, runtime, id, { checkpoint: seq });
-      this.restoreUndo = { seq, zip: before };
-      await this.persistence?.workspaceReplaced();
-    });
-  }
-
-  /** Undoes the last checkpoint restore. */
-  undoRestore(): Promise<void> {
-    const undo = this.restoreUndo;
-    this.restoreUndo = null;
-    if (!undo) return Promise.resolve();
-    return this.exclusive(async () => {
-      const runtime = this.requireWritable();
-      await runtime.importZip(undo.zip);
-      await this.persistence?.workspaceReplaced();
-    });
-  }
-
   /** Waits until everything of the open session is stored. */
   async flush(): Promise<void> {
     await this.persistence?.flush();
@@ -326,7 +302,7 @@ export class SessionLibrary {
     }
     this.lock = lock;
     this.readOnly = !lock;
-    this.restoreUndo = null;
+    this.restore.forget();
     if (lock) this.persistence = this.persist(id, controller, workspace.runtime);
     this.current = controller;
 

@@ -140,10 +140,10 @@ describe('SessionLibrary', () => {
     const s = await setup();
     await s.library.start();
     await runPrompt(s, 'edit', [{ content: [toolCall('write', { path: 'x.txt', content: 'new' })] }, { content: 'ok' }]);
-    await s.library.restoreCheckpoint(0);
+    await s.library.restore.toCheckpoint(0);
     expect(await names(s.runtime)).toEqual([]);
     expect(s.library.current!.messages).toHaveLength(4);
-    await s.library.undoRestore();
+    await s.library.restore.undo();
     expect(await read(s.runtime, 'x.txt')).toBe('new');
   });
 
@@ -187,7 +187,7 @@ describe('SessionLibrary', () => {
     await other.library.start();
     expect(other.library.current?.id).toBe(owner.library.current?.id);
     expect(other.library.readOnly).toBe(true);
-    await other.library.restoreCheckpoint(0);
+    await other.library.restore.toCheckpoint(0);
     expect(other.library.notice).toMatch(/read-only/);
     await expect(other.library.transfer.importRepo({ kind: 'folder', name: 'x', entries: [] })).rejects.toThrow(/read-only/);
   });

@@ -1,7 +1,7 @@
 // What moves in and out of the open session: a repo imported as its workspace (and baseline), a shared session file,
 // a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
-import type { Runtime } from '../runtime/types';
-import type { FileChange, FileMap, SessionRecord, SessionStore, ZipImportProgress } from '../store';
+import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../store';
+import type { OpenSessionAccess } from './open-session-access';
 import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
 import {
   changesPatch,
@@ -14,28 +14,6 @@ import {
   type RepoImport,
   type RepoSource,
 } from './workspace-io';
-
-/** What the transfers need of the session library: the open session, its sandbox and the library's work queue. */
-export interface OpenSessionAccess {
-  readonly store: SessionStore;
-  /** The open session, or null before one is open. */
-  current(): { id: string; title: string } | null;
-  /** The sandbox; throws a message for the person while it starts. */
-  runtime(): Runtime;
-  /** The sandbox when the open session may change it; throws why not (read-only, agent working) otherwise. */
-  writableRuntime(): Runtime;
-  /** Waits until the open session's transcript and workspace are stored. */
-  flush(): Promise<void>;
-  /** Stores the open session's workspace after it was replaced as a whole. */
-  workspaceReplaced(): Promise<void>;
-  /** Runs `job` after the library's open/switch work, so no switch happens halfway through it. */
-  queue<T>(job: () => Promise<T>): Promise<T>;
-  /** Shows a storage problem (a full disk) to the person. */
-  storageProblem(error: unknown): void;
-  /** Reads the session list again. */
-  refresh(): Promise<void>;
-  open(id: string): Promise<void>;
-}
 
 /** Imports and exports of the open session; components call it as `library.transfer`. */
 export class WorkspaceTransfer {
