@@ -1,8 +1,7 @@
 // One session: the agent loop, the runtime and its tools, the person's settings, and everything the transcript shows
 // while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
 // Components render this state and call its methods; persistence plugs in through onMessageComplete and onRunEnd.
-import { SvelteMap } from 'svelte/reactivity';
-import type { AgentEvent, AgentTool, AgentToolResult } from '../agent/types';
+import type { AgentEvent, AgentTool } from '../agent/types';
 import type {
   AssistantMessage,
   ImageContent,
@@ -11,17 +10,17 @@ import type {
   StreamFn,
   TextContent,
   ToolCall,
-  ToolResultMessage,
   UserMessage,
 } from '../ai/types';
 import type { Runtime } from '../runtime/types';
+import { AgentCommandLog } from './agent-command-log.svelte';
 import type { AgentCommand } from './agent-commands';
+import { ApprovalQueue, type PendingApproval } from './approval-queue.svelte';
 import { activeToolNames, ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
 import type { Settings } from './settings';
-import { buildSystemPrompt } from './system-prompt';
-import { ToolCardState } from './tool-cards.svelte';
-
-export type PendingApproval = { question: ApprovalQuestion; answer(answer: ApprovalAnswer): void };
+import { ToolCardMap } from './tool-card-map.svelte';
+import type { ToolCardState } from './tool-cards.svelte';
+import { workspaceSystemPrompt } from './workspace-prompt';
 
 export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
 
@@ -43,9 +42,6 @@ export type SessionControllerOptions = {
   /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
   scheduleUpdate?: (fn: () => void) => void;
 };
-
-const MAX_AGENT_COMMANDS = 200;
-const MAX_COMMAND_OUTPUT = 200_000;
 
 let sessionCounter = 0;
 const newSessionId = () => `s-${Date.now().toString(36)}-${(++sessionCounter).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -80,14 +76,11 @@ export class SessionController {
   running = $state(false);
   /** The composer's text, kept here so it survives switching sessions. */
   draft = $state('');
-  approvals = $state.raw<PendingApproval[]>([]);
   /** "Retrying in N s" while the provider request is being retried. */
   retryNotice = $state<string | null>(null);
   /** A problem starting a run (no model, no key), shown above the composer. */
   startError = $state<string | null>(null);
-  /** The agent's bash commands, for the Terminal's agent view. */
-  agentCommands = $state<AgentCommand[]>([]);
-  readonly cards = new SvelteMap<string, ToolCardState>();
+  readonly cards = new ToolCardMap();
 
   /** Persistence hooks: called once per completed message, and when a run ends (also after abort or error). */
   onMessageComplete: ((message: Message) => void) | undefined;
@@ -95,6 +88,8 @@ export class SessionController {
 
   private readonly options: SessionControllerOptions;
   private readonly policy: ToolPolicy;
+  private readonly approvalQueue = new ApprovalQueue();
+  private readonly commandLog = new AgentCommandLog();
   private readonly known = new WeakSet<Message>();
   private abortController: AbortController | null = null;
   private pendingStreaming: AssistantMessage | null = null;
@@ -135,6 +130,16 @@ export class SessionController {
     return !this.running && last?.role === 'assistant' && last.stopReason === 'error' ? last : null;
   }
 
+  /** Questions about tool calls waiting for the person's answer. */
+  get approvals(): PendingApproval[] {
+    return this.approvalQueue.pending;
+  }
+
+  /** The agent's bash commands, for the Terminal's agent view. */
+  get agentCommands(): AgentCommand[] {
+    return this.commandLog.commands;
+  }
+
   /** Tools the person allowed for the rest of this session. */
   get alwaysAllowedTools(): string[] {
     return this.policy.alwaysAllowedTools;
@@ -150,8 +155,8 @@ export class SessionController {
     for (const m of messages) this.known.add(m);
     this.messages = [...messages];
     for (const m of messages) {
-      if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cardFor(call.id, call.name).args = call.arguments;
-      if (m.role === 'toolResult') this.applyResult(m);
+      if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cards.cardFor(call.id, call.name).args = call.arguments;
+      if (m.role === 'toolResult') this.cards.applyResult(m);
     }
   }
 
@@ -190,7 +195,7 @@ export class SessionController {
   }
 
   answerApproval(questionId: string, answer: ApprovalAnswer): void {
-    this.approvals.find((a) => a.question.id === questionId)?.answer(answer);
+    this.approvalQueue.answer(questionId, answer);
   }
 
   /** Resolves when the current run (if any) has ended. */
@@ -240,7 +245,7 @@ export class SessionController {
   private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
     const tools = this.options.tools.filter((t) => active.has(t.name));
-    const systemPrompt = await this.systemPrompt(tools, settings);
+    const systemPrompt = await workspaceSystemPrompt(this.runtime, tools, settings.customInstructions, this.options.now?.() ?? new Date());
     const context = { systemPrompt, messages: messagesForModel(this.messages), tools };
     for (const p of prompts) this.complete(p);
     // The loop (with argument validation) loads with the first run, keeping it out of the initial bundle.
@@ -261,7 +266,7 @@ export class SessionController {
           },
         },
         beforeToolCall: async (call, signal) => {
-          const card = this.cardFor(call.toolCall.id, call.toolCall.name);
+          const card = this.cards.cardFor(call.toolCall.id, call.toolCall.name);
           const result = await this.policy.beforeToolCall(call, signal);
           if (result?.block) {
             card.blockedReason = result.reason ?? 'Blocked by the approval policy.';
@@ -269,7 +274,7 @@ export class SessionController {
           } else if (!signal?.aborted) {
             card.args = call.args;
             card.status = 'running';
-            if (call.tool.name === 'bash') this.commandStarted(call.toolCall.id, call.args);
+            if (call.tool.name === 'bash') this.commandLog.started(call.toolCall.id, call.args);
           }
           return result;
         },
@@ -293,7 +298,7 @@ export class SessionController {
       this.streaming = null;
       this.pendingStreaming = null;
       this.retryNotice = null;
-      this.settleLeftoverCards();
+      this.settleLeftovers();
     }
   }
 
@@ -312,7 +317,7 @@ export class SessionController {
         this.showStreaming(event.message);
         if (event.event.type === 'toolcall_start' || event.event.type === 'toolcall_delta' || event.event.type === 'toolcall_end') {
           const block = event.message.content[event.event.contentIndex];
-          if (block?.type === 'toolCall') this.cardFor(block.id, block.name).args = { ...block.arguments };
+          if (block?.type === 'toolCall') this.cards.cardFor(block.id, block.name).args = { ...block.arguments };
         }
         return;
       case 'message_end':
@@ -320,18 +325,18 @@ export class SessionController {
         return;
       case 'tool_execution_start':
         // Checks and approval come after this event; the card turns 'running' once beforeToolCall lets it through.
-        this.cardFor(event.toolCallId, event.toolName).args = event.args;
+        this.cards.cardFor(event.toolCallId, event.toolName).args = event.args;
         return;
       case 'tool_execution_update': {
-        const card = this.cardFor(event.toolCallId, event.toolName);
+        const card = this.cards.cardFor(event.toolCallId, event.toolName);
         card.partialOutput = textOf(event.partialResult.content);
-        this.commandOutput(event.toolCallId, card.partialOutput);
+        this.commandLog.output(event.toolCallId, card.partialOutput);
         return;
       }
       case 'tool_execution_end': {
-        const card = this.cardFor(event.toolCallId, event.toolName);
+        const card = this.cards.cardFor(event.toolCallId, event.toolName);
         if (card.status !== 'blocked') card.status = event.isError ? 'error' : 'done';
-        this.commandEnded(event.toolCallId, event.result, event.isError);
+        this.commandLog.ended(event.toolCallId, event.result, event.isError);
         return;
       }
       default: {
@@ -345,10 +350,10 @@ export class SessionController {
     if (message.role === 'assistant') {
       this.pendingStreaming = null;
       this.streaming = null;
-      for (const call of toolCallsOf(message)) this.cardFor(call.id, call.name).args = call.arguments;
+      for (const call of toolCallsOf(message)) this.cards.cardFor(call.id, call.name).args = call.arguments;
     }
     if (message.role === 'user') this.queued = this.queued.filter((q) => q !== message);
-    if (message.role === 'toolResult') this.applyResult(message);
+    if (message.role === 'toolResult') this.cards.applyResult(message);
     this.complete(message);
   }
 
@@ -358,13 +363,6 @@ export class SessionController {
     this.known.add(message);
     this.messages = [...this.messages, message];
     this.onMessageComplete?.(message);
-  }
-
-  private applyResult(result: ToolResultMessage): void {
-    const card = this.cardFor(result.toolCallId, result.toolName);
-    card.result = result;
-    card.awaitingApproval = false;
-    if (card.status !== 'blocked') card.status = result.isError ? 'error' : 'done';
   }
 
   private showStreaming(message: AssistantMessage): void {
@@ -381,91 +379,16 @@ export class SessionController {
     if (partial) this.streaming = { ...partial, content: partial.content.map((block) => ({ ...block })) };
   }
 
-  private cardFor(id: string, toolName: string): ToolCardState {
-    let card = this.cards.get(id);
-    if (!card) {
-      card = new ToolCardState(id, toolName);
-      this.cards.set(id, card);
-    }
-    return card;
-  }
-
-  /** After a run, a card that never got a result (a crash in the loop) must not spin forever. */
-  private settleLeftoverCards(): void {
-    for (const card of this.cards.values()) {
-      if (card.status === 'pending' || card.status === 'running') {
-        card.status = card.result?.isError === false ? 'done' : 'error';
-        card.awaitingApproval = false;
-      }
-    }
-    for (const command of this.agentCommands) if (command.status === 'running') command.status = 'error';
+  /** After a run, nothing it started may look as if it still runs. */
+  private settleLeftovers(): void {
+    this.cards.settleLeftovers();
+    this.commandLog.settle();
   }
 
   private ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer> {
-    const card = this.cardFor(question.toolCallId, question.toolName);
+    const card = this.cards.cardFor(question.toolCallId, question.toolName);
     card.awaitingApproval = true;
-    return new Promise<ApprovalAnswer>((resolve) => {
-      const settle = (answer: ApprovalAnswer) => {
-        signal?.removeEventListener('abort', onAbort);
-        this.approvals = this.approvals.filter((a) => a !== pending);
-        card.awaitingApproval = false;
-        resolve(answer);
-      };
-      const onAbort = () => settle({ decision: 'deny', reason: 'The run was stopped before the person answered.' });
-      const pending: PendingApproval = { question, answer: settle };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.approvals = [...this.approvals, pending];
-    });
-  }
-
-  private async systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
-    const runtime = this.runtime;
-    let listing: string[] = [];
-    try {
-      const entries = await runtime.readdir(runtime.workdir);
-      listing = entries
-        .map((e) => (e.type === 'dir' ? `${e.name}/` : e.name))
-        .sort((a, b) => a.localeCompare(b));
-    } catch {
-      listing = [];
-    }
-    let agentsMd: { fileName: string; content: string } | undefined;
-    for (const fileName of ['AGENTS.md', 'CLAUDE.md']) {
-      if (!listing.includes(fileName)) continue;
-      try {
-        agentsMd = { fileName, content: new TextDecoder().decode(await runtime.readFile(fileName)) };
-        break;
-      } catch {
-        // unreadable: leave it out rather than fail the run
-      }
-    }
-    return buildSystemPrompt({
-      runtimeKind: runtime.kind,
-      workdir: runtime.workdir,
-      listing,
-      tools: tools.map((t) => ({ name: t.name, description: t.description })),
-      date: this.options.now?.() ?? new Date(),
-      agentsMd,
-      customInstructions: settings.customInstructions,
-    });
-  }
-
-  private commandStarted(id: string, args: unknown): void {
-    const command = args && typeof args === 'object' && 'command' in args ? String((args as { command: unknown }).command) : '';
-    this.agentCommands.push({ id, command, output: '', status: 'running' });
-    if (this.agentCommands.length > MAX_AGENT_COMMANDS) this.agentCommands.shift();
-  }
-
-  private commandOutput(id: string, output: string): void {
-    const command = this.agentCommands.find((c) => c.id === id);
-    if (command) command.output = output.slice(-MAX_COMMAND_OUTPUT);
-  }
-
-  private commandEnded(id: string, result: AgentToolResult, isError: boolean): void {
-    const command = this.agentCommands.find((c) => c.id === id);
-    if (!command) return;
-    command.output = textOf(result.content).slice(-MAX_COMMAND_OUTPUT);
-    command.status = isError ? 'error' : 'done';
+    return this.approvalQueue.ask(question, signal, () => (card.awaitingApproval = false));
   }
 }
 
