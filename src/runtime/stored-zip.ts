@@ -3,11 +3,8 @@
 // path still spends most of its time in a byte-at-a-time CRC. This one checksums eight bytes per step and copies
 // each file once. Past 65,535 entries it adds the Zip64 end records (readers take the count from there).
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_DIRECTORY = 0x06054b50;
-const ZIP64_END = 0x06064b50;
-const ZIP64_LOCATOR = 0x07064b50;
+import { CENTRAL_HEADER, END_OF_DIRECTORY, LOCAL_HEADER, ZIP64_END, ZIP64_LOCATOR } from './zip-signatures';
+
 const UTF8_NAMES = 0x0800;
 const VERSION = 20;
 const ZIP64_VERSION = 45;

@@ -1,5 +1,6 @@
 // Reads a zip's central directory (names, sizes, attributes) without inflating anything, so limits can be
 // checked before a single byte is decompressed. Supports Zip64 (over 65,535 entries or 4 GiB).
+import { CENTRAL_HEADER, END_OF_DIRECTORY, LOCAL_HEADER, ZIP64_END, ZIP64_LOCATOR } from '../runtime/zip-signatures';
 import { ZipImportError } from './errors';
 
 export interface ZipEntry {
@@ -14,11 +15,6 @@ export interface ZipEntry {
   localHeaderOffset: number;
 }
 
-const EOCD = 0x06054b50;
-const ZIP64_LOCATOR = 0x07064b50;
-const ZIP64_EOCD = 0x06064b50;
-const CENTRAL_HEADER = 0x02014b50;
-const LOCAL_HEADER = 0x04034b50;
 const UNIX_HOST = 3;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -37,7 +33,7 @@ export function readCentralDirectory(data: Uint8Array): ZipEntry[] {
   const locator = eocd - 20;
   if (locator >= 0 && view.getUint32(locator, true) === ZIP64_LOCATOR) {
     const zip64 = readUint64(view, locator + 8);
-    if (zip64 + 56 > data.length || view.getUint32(zip64, true) !== ZIP64_EOCD) throw corrupt('broken Zip64 directory');
+    if (zip64 + 56 > data.length || view.getUint32(zip64, true) !== ZIP64_END) throw corrupt('broken Zip64 directory');
     count = readUint64(view, zip64 + 32);
     directorySize = readUint64(view, zip64 + 40);
     offset = readUint64(view, zip64 + 48);
@@ -114,7 +110,7 @@ export function entryData(data: Uint8Array, entry: ZipEntry): Uint8Array {
 function findEndOfCentralDirectory(data: Uint8Array, view: DataView): number {
   const stop = Math.max(0, data.length - 22 - 0xffff);
   for (let at = data.length - 22; at >= stop; at--) {
-    if (view.getUint32(at, true) === EOCD) return at;
+    if (view.getUint32(at, true) === END_OF_DIRECTORY) return at;
   }
   throw corrupt(data.length < 22 ? 'it is too short' : 'no zip directory found');
 }
