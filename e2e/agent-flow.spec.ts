@@ -78,3 +78,18 @@ test('the Anthropic wire format works end to end and the session is listed', asy
   await page.getByTestId('session-item').nth(1).click();
   await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText('All good.');
 });
+
+for (const provider of ['openai', 'google'] as const) {
+  test(`the ${provider} wire format works end to end from the settings dialog`, async ({ page, mock }) => {
+    mock.setScript([callTurn('bash', { command: `echo from-${provider}` }), textTurn(`Done via ${provider}.`)]);
+    await openAndConfigure(page, mock, { provider });
+    await ask(page, 'Say hello from the shell');
+    const card = page.locator('[data-testid="tool-call"][data-tool="bash"]');
+    await expect(card).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+    await expect(card).toContainText(`from-${provider}`);
+    await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText(`Done via ${provider}.`);
+    expect(mock.requests.map((r) => r.api)).toEqual(provider === 'openai' ? ['openai-responses', 'openai-responses'] : ['gemini', 'gemini']);
+    // The second request carried the tool's result back in that API's own shape.
+    expect(JSON.stringify(mock.requests[1].body)).toContain(`from-${provider}`);
+  });
+}

@@ -16,7 +16,7 @@ export const test = base.extend<{ mock: MockProvider }>({
 });
 
 export type ProviderSetup = {
-  provider?: 'openai-compatible' | 'anthropic';
+  provider?: 'openai-compatible' | 'anthropic' | 'openai' | 'google';
   approvalMode?: 'auto' | 'ask' | 'read-only';
   theme?: 'light' | 'dark' | 'system';
 };
@@ -28,9 +28,12 @@ export async function openAndConfigure(page: Page, mock: MockProvider, setup: Pr
   await page.getByTestId('settings-open').click();
   const provider = setup.provider ?? 'openai-compatible';
   await page.getByTestId('provider-select').selectOption(provider);
-  await page.getByTestId('base-url').fill(provider === 'anthropic' ? mock.url : `${mock.url}/v1`);
+  // Each API's base URL as its SDK expects it: the OpenAI ones end in /v1, Anthropic's and Gemini's are the root.
+  const rootBaseUrl = provider === 'anthropic' || provider === 'google';
+  await page.getByTestId('base-url').fill(rootBaseUrl ? mock.url : `${mock.url}/v1`);
   await page.getByTestId('api-key').fill('sk-test-not-a-real-key');
-  await page.getByTestId('model-input').fill(provider === 'anthropic' ? 'claude-sonnet-4-5' : 'mock-model');
+  const modelFor = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5-mini', google: 'gemini-2.5-flash', 'openai-compatible': 'mock-model' };
+  await page.getByTestId('model-input').fill(modelFor[provider]);
   if (setup.approvalMode) await page.getByTestId(`approval-mode-${setup.approvalMode}`).check();
   if (setup.theme) await page.getByTestId('theme-select').selectOption(setup.theme);
   await page.getByTestId('settings-save').click();
