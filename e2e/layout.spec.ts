@@ -16,3 +16,13 @@ test('phone portrait: chat and workspace are tabs, sessions a drawer', async ({ 
   await expect(page.getByTestId('session-item')).toBeVisible();
   await snapshot(page, '21-phone-drawer');
 });
+
+test('the system theme follows the operating system, dark and back to light', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/');
+  const html = page.locator('html');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 22, 21)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(html).toHaveAttribute('data-theme', 'light');
+});

@@ -89,6 +89,7 @@ export class AppState {
    */
   async init(): Promise<void> {
     this.watchSystemTheme();
+    this.applyTheme(); // before the first paint, so a dark system never flashes light while settings load
     const settings = this.loadSettings();
     this.libraryStart = this.startLibrary();
     void this.libraryStart.then(this.markSessionShown, this.markSessionShown);
@@ -276,7 +277,6 @@ export class AppState {
     const theme = this.settings.theme;
     this.dark = theme === 'dark' || (theme === 'system' && this.systemDark);
     if (typeof document === 'undefined') return;
-    if (theme === 'system') delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
+    document.documentElement.dataset.theme = this.dark ? 'dark' : 'light';
   }
 }
