@@ -71,6 +71,45 @@ describe('createEmbeddedRuntime', () => {
     expect(result.output).toMatch(/aborted/);
   });
 
+  describe('an abort from a timer stops a loop that never yields, in-process', () => {
+    const loops = {
+      'while with a redirect': 'echo before; while true; do echo x >/dev/null; done',
+      'until': 'until false; do :; done',
+      'for over a long list': 'for i in $(seq 1 20000); do echo $i >/dev/null; done',
+      'C-style for': 'for ((i = 0; ; i++)); do :; done',
+      'a loop in a function': 'spin() { while :; do :; done; }; spin',
+      'a loop in a script run by bash': "printf 'while :; do :; done\\n' > spin.sh; bash spin.sh",
+    };
+    for (const [name, command] of Object.entries(loops)) {
+      it(name, async () => {
+        const runtime = createEmbeddedRuntime();
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 150);
+        const started = Date.now();
+        const result = await runtime.exec(command, { signal: controller.signal });
+        expect(Date.now() - started).toBeLessThan(150 + 500);
+        expect(result.exitCode).toBeNull();
+        expect(result.output).toMatch(/aborted/);
+        // The runtime stays usable after the stop.
+        expect(await runtime.exec('echo still here')).toEqual({ output: 'still here\n', exitCode: 0 });
+      });
+    }
+
+    it('keeps what the command printed before the abort', async () => {
+      const runtime = createEmbeddedRuntime();
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const result = await runtime.exec('echo before; while true; do echo x >/dev/null; done', { signal: controller.signal });
+      expect(result.output).toMatch(/^before\n/);
+    });
+  });
+
+  it('leaves $? as the loop body would see it without the yield point', async () => {
+    const runtime = createEmbeddedRuntime();
+    const result = await runtime.exec('for i in 1 2; do echo "status $?"; false; done; until true; do :; done; echo end');
+    expect(result.output).toBe('status 0\nstatus 1\nend\n');
+  });
+
   it('keeps the directory after a command ending in exit where it was', async () => {
     const runtime = await createEmbeddedRuntime({ files: { 'sub/x': '' } });
     await runtime.exec('cd sub');

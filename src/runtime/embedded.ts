@@ -6,6 +6,7 @@ import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from '
 import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
+import { interruptibleLoops } from './interruptible-loops';
 import { ObservedFs } from './observed-fs';
 import { OutputTail } from './output-tail';
 import { StagedWorkspace } from './staged-workspace';
@@ -72,12 +73,15 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       memory.writeFileSync(resolvePath(this.workdir, path), content);
     }
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
+    const loops = interruptibleLoops();
     this.bash = new Bash({
       fs: this.fs,
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
+      customCommands: [loops.command],
     });
+    this.bash.registerTransformPlugin(loops.plugin);
   }
 
   // ---- files ----
