@@ -58,14 +58,3 @@ export class AbortRace {
     if (contender.timer !== undefined) clearTimeout(contender.timer);
   }
 }
-
-/** The text of anything thrown, for a message the model or a person will read. */
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}

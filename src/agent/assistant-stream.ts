@@ -10,7 +10,8 @@ import type {
   StreamRequest,
 } from '../ai/types';
 import { emptyUsage } from '../ai/types';
-import { ABORTED, type AbortRace, errorText } from './abort';
+import { errorText } from '../ai/messages';
+import { ABORTED, type AbortRace } from './abort';
 import type { AgentEvent, AgentLoopConfig } from './types';
 
 const ABORTED_MESSAGE = 'Request was aborted';

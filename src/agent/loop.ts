@@ -12,9 +12,11 @@
  *   -> config.beforeToolCall (may block, rewrite args, await a person; a throw blocks)
  *   -> tool.execute -> config.afterToolCall (may override content, details, isError)
  *   -> tool_execution_end (as it finishes) -> its toolResult message, delivered in call order.
- * Calls of one message run concurrently unless a tool in the batch is sequential. A message cut off by the token
- * limit runs none of its calls; a message that failed or was aborted gets error/aborted results for its calls; an
- * abort at any point gives every unfinished call an "aborted" result. Every tool call gets exactly one result.
+ * Calls of one message overlap where they cannot observe each other (their tools' declared effects) and otherwise
+ * keep the order the model wrote them; a sequential tool makes the whole batch run in order. A message cut off by
+ * the token limit runs none of its calls; a message that failed or was aborted gets error/aborted results for its
+ * calls; an abort at any point gives every unfinished call an "aborted" result. Every tool call gets exactly one
+ * result.
  *
  * Steering messages (`getSteeringMessages`) are polled after each turn and delivered before the next model call;
  * they also keep the run going when the model stopped without calling tools.
@@ -23,7 +25,8 @@
  */
 import { EventStream } from '../ai/event-stream';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
-import { AbortRace, errorText } from './abort';
+import { errorText } from '../ai/messages';
+import { AbortRace } from './abort';
 import { streamAssistantMessage } from './assistant-stream';
 import { executeToolCalls, settleWithoutRunning, type ToolBatch } from './tool-execution';
 import {

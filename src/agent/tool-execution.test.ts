@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { toolCall } from '../ai/providers/scripted';
 import { deferred, echoTool, makeTool, runScripted, textOf } from './loop-test-kit';
-import { mutationQueueFor } from './mutation-queue';
 import type { AgentEvent, AgentTool } from './types';
 
 const endsOf = (events: AgentEvent[]) =>
@@ -262,17 +261,20 @@ describe('execution', () => {
     expect(kinds).toEqual(['tool_execution_start', 'tool_execution_update', 'tool_execution_end']);
   });
 
-  it('lets two concurrent edits of one file both land through the shared mutation queue', async () => {
+  it('lets two edits of one file both land: the second waits for the first it could observe', async () => {
     const runtime = { files: new Map([['/w/a.txt', 'one\ntwo\n']]) };
-    const edit = makeTool('edit', Type.Object({ path: Type.String(), from: Type.String(), to: Type.String() }), (args) => {
-      const { path, from, to } = args as { path: string; from: string; to: string };
-      return mutationQueueFor(runtime).run(path, async () => {
+    const edit = makeTool(
+      'edit',
+      Type.Object({ path: Type.String(), from: Type.String(), to: Type.String() }),
+      async (args) => {
+        const { from, to } = args as { path: string; from: string; to: string };
         const before = runtime.files.get('/w/a.txt') ?? '';
-        await new Promise((r) => setTimeout(r, 5)); // an unqueued writer would overwrite the other's edit here
+        await new Promise((r) => setTimeout(r, 5)); // an unordered writer would overwrite the other's edit here
         runtime.files.set('/w/a.txt', before.replace(from, to));
         return { content: [{ type: 'text' as const, text: 'edited' }] };
-      });
-    });
+      },
+      { effects: (args) => ({ kind: 'write', paths: [(args as { path: string }).path.replace('/./', '/')] }) },
+    );
     await runScripted(
       [
         {

@@ -2,7 +2,9 @@
 // tool_execution_end (as it finishes) and one result; results are handed back in call order.
 import type { ToolCall, ToolResultMessage } from '../ai/types';
 import { validateToolArguments } from '../ai/validate';
-import { ABORTED, type AbortRace, errorText } from './abort';
+import { errorText } from '../ai/messages';
+import { ABORTED, type AbortRace } from './abort';
+import { mustFollow } from './batch-order';
 import {
   abortedBeforeStart,
   abortedWhileRunning,
@@ -15,7 +17,7 @@ import {
   toolResultMessage,
   toolThrew,
 } from './tool-results';
-import type { AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from './types';
+import type { AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult, ToolEffects } from './types';
 
 export interface ToolBatch {
   calls: ToolCall[];
@@ -33,7 +35,10 @@ type Prepared = { tool: AgentTool; args: unknown };
 // How long a tool that was told to stop may take to report what it did (e.g. bash's output so far).
 const ABORT_GRACE_MS = 250;
 
-/** Executes a batch: concurrently, or one by one in order when any tool in it is sequential. */
+/**
+ * Executes a batch: one by one in order when any tool in it is sequential; otherwise each call starts as soon as
+ * its checks pass and every earlier call it could observe (batch-order.ts) has finished.
+ */
 export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMessage[]> {
   const toolsByName = new Map<string, AgentTool>();
   for (const tool of batch.tools) toolsByName.set(tool.name, tool);
@@ -49,16 +54,24 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
     }
   } else {
     // Checks (and any question a hook asks the person) happen one call at a time, in order; each call starts
-    // executing as soon as its own checks pass, so slow tools overlap.
-    const running: Promise<void>[] = [];
+    // executing once its own checks pass and the calls it must follow are done, so independent tools overlap.
+    const running: { effects: ToolEffects | undefined; done: Promise<void> }[] = [];
     for (let i = 0; i < batch.calls.length; i++) {
       const call = batch.calls[i];
       startEvent(batch, call);
       const prepared = await prepare(batch, call, toolsByName.get(call.name));
-      if ('result' in prepared) ordered.settle(i, prepared);
-      else running.push(execute(batch, call, prepared).then((finished) => ordered.settle(i, finished)));
+      if ('result' in prepared) {
+        ordered.settle(i, prepared);
+        continue;
+      }
+      const effects = declaredEffects(prepared);
+      const before = running.filter((earlier) => mustFollow(earlier.effects, effects)).map((earlier) => earlier.done);
+      const done = Promise.all(before)
+        .then(() => (batch.aborts.signal?.aborted ? failure(abortedBeforeStart(call.name)) : execute(batch, call, prepared)))
+        .then((finished) => ordered.settle(i, finished));
+      running.push({ effects, done });
     }
-    await Promise.all(running);
+    await Promise.all(running.map((r) => r.done));
   }
   return ordered.results;
 }
@@ -131,6 +144,16 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
   }
   if (signal?.aborted) return failure(abortedBeforeStart(call.name));
   return { tool, args: hookCall.args };
+}
+
+// A declaration that cannot be computed is taken as "may touch anything": ordering too much is only slower.
+function declaredEffects(prepared: Prepared): ToolEffects | undefined {
+  if (!prepared.tool.effects) return undefined;
+  try {
+    return prepared.tool.effects(prepared.args as never);
+  } catch {
+    return { kind: 'exec', paths: [] };
+  }
 }
 
 async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Promise<Finished> {

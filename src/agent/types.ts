@@ -18,6 +18,15 @@ export interface AgentToolResult {
   details?: unknown;
 }
 
+/**
+ * What a tool call may touch, as the loop orders the calls of one message by it: 'read' and 'write' name absolute
+ * paths (a folder covers everything below it); 'exec' may read or change anything (a shell command).
+ */
+export interface ToolEffects {
+  kind: 'read' | 'write' | 'exec';
+  paths: string[];
+}
+
 // A tool reports failure by throwing; the loop turns it into an isError result whose text is the error message.
 export interface AgentTool<S extends TSchema = TSchema> {
   name: string;
@@ -27,6 +36,8 @@ export interface AgentTool<S extends TSchema = TSchema> {
   /** Repairs known model quirks before validation; returns its input unchanged when already in shape. */
   prepareArguments?(raw: unknown): unknown;
   executionMode?: 'parallel' | 'sequential';
+  /** What a call with these (validated) arguments may touch; a tool that declares nothing overlaps freely. */
+  effects?(args: Static<S>): ToolEffects;
   execute(
     toolCallId: string,
     args: Static<S>,

@@ -3,6 +3,7 @@
 // without 'unsafe-eval'.
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { errorText } from './messages';
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -14,7 +15,7 @@ export function validateToolArguments(tool: { name: string; parameters: TSchema 
     if (Value.Check(schema, value)) return { ok: true, value };
     return { ok: false, message: describeFailure(tool.name, schema, value, rawArgs) };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return {
       ok: false,
       message:

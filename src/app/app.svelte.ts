@@ -1,6 +1,7 @@
 // The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
 import type { Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
+import { Workspace } from '../runtime/workspace';
 import type { SessionStore } from '../store';
 import type { SessionLibrary } from './session-library.svelte';
 import type { AgentTool } from '../agent/types';
@@ -10,10 +11,11 @@ import { PreviewServers } from './preview-servers.svelte';
 import { SessionController } from './session-controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings';
 import { customModel } from '../ai/models';
+import { errorText } from '../ai/messages';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
-type Engine = { streamFn: StreamFn; createCodingTools: (runtime: Runtime) => AgentTool[] };
+type Engine = { streamFn: StreamFn; tools: AgentTool[] };
 
 /** What the top bar shows about the sandbox. */
 export type BootView = {
@@ -36,6 +38,9 @@ export class AppState {
   settings = $state<Settings>(defaultSettings());
   settingsLoaded = $state(false);
   boot = $state<BootView>({ state: 'booting', kind: null, detail: '', canRetryWebContainer: false });
+  /** The page's one sandbox: the agent's tools, the Files tab, the terminal and persistence all work in it. */
+  readonly workspace = new Workspace();
+  /** The runtime serving the workspace; null while the sandbox boots (or when it could not start). */
   runtime = $state.raw<Runtime | null>(null);
   /** The stored sessions and the open one (loads with the store, outside the initial bundle). */
   library = $state.raw<SessionLibrary | null>(null);
@@ -55,9 +60,6 @@ export class AppState {
   private engine: Promise<Engine> | null = null;
   /** Opening the last session, started with the page rather than after the sandbox boot. */
   private libraryStart: Promise<void> | null = null;
-  /** Why the sandbox could not start (cleared when one becomes ready). */
-  private sandboxFailure: Error | null = null;
-  private sandboxWaiters: { resolve(runtime: Runtime): void; reject(error: Error): void }[] = [];
   /** Settles once the session opened at start is on screen and waits for the sandbox (or could not be opened). */
   private readonly sessionShownAtStart: Promise<void>;
   private markSessionShown: () => void = () => undefined;
@@ -103,43 +105,38 @@ export class AppState {
   private loadEngine(): Promise<Engine> {
     this.engine ??= Promise.all([import('../ai/stream'), import('../tools')]).then(([{ stream }, { createCodingTools }]) => ({
       streamFn: stream,
-      createCodingTools,
+      tools: createCodingTools(this.workspace),
     }));
     return this.engine;
   }
 
-  /** Switches to a new runtime (after boot, or after retrying WebContainer) and opens the session in it. */
+  /**
+   * Makes `runtime` serve the page's workspace (after boot, or when WebContainer takes over: the boot carried the
+   * files over, and everyone holding the workspace keeps it).
+   */
   async useRuntime(runtime: Runtime): Promise<void> {
-    const previous = this.runtime;
+    const previous = this.workspace.current;
+    this.workspace.attach(runtime);
     this.runtime = runtime;
     this.stopTree?.();
-    const tree = new FileTreeState(runtime);
+    const tree = new FileTreeState(this.workspace);
     this.stopTree = tree.start();
     this.fileTree = tree;
     this.openedFile = null;
-    this.sandboxFailure = null;
-    for (const waiter of this.sandboxWaiters.splice(0)) waiter.resolve(runtime);
-    if (previous && previous !== runtime) {
-      await this.library?.reopen();
-    } else if (this.libraryStart) {
+    if (!previous && this.libraryStart) {
       await this.libraryStart;
       // The first boot failed and a retry brought a sandbox: nothing is open yet.
       if (this.library && !this.library.current) await this.library.openLatest();
     }
   }
 
-  /** The page's sandbox once it is ready; rejects with the reason when it could not start. */
-  sandbox(): Promise<Runtime> {
-    // The library asks for the sandbox right after it put the session on screen.
+  /** The library put a session on screen and now waits for the sandbox to put its workspace in. */
+  sessionOnScreen(): void {
     this.markSessionShown();
-    if (this.runtime) return Promise.resolve(this.runtime);
-    if (this.sandboxFailure) return Promise.reject(this.sandboxFailure);
-    return new Promise((resolve, reject) => this.sandboxWaiters.push({ resolve, reject }));
   }
 
   private sandboxFailed(): void {
-    this.sandboxFailure = new Error(this.boot.detail || 'The sandbox could not start. Reload the page to try again.');
-    for (const waiter of this.sandboxWaiters.splice(0)) waiter.reject(this.sandboxFailure);
+    this.workspace.fail(new Error(this.boot.detail || 'The sandbox could not start. Reload the page to try again.'));
   }
 
   /** Starts an empty session (with an empty workspace) and opens it. */
@@ -154,12 +151,13 @@ export class AppState {
     await this.library?.open(id);
   }
 
-  /** A controller for a session's transcript, working in `init.runtime` with the person's settings. */
-  async createController(init: { id: string; title: string; createdAt: number; messages: Message[]; runtime: Runtime }): Promise<SessionController> {
+  /** A controller for a session's transcript, working in the page's workspace with the person's settings. */
+  async createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): Promise<SessionController> {
     const engine = await this.loadEngine();
     return new SessionController({
       ...init,
-      tools: engine.createCodingTools(init.runtime),
+      workspace: this.workspace,
+      tools: engine.tools,
       getSettings: () => this.settings,
       resolveModel,
       streamFn: engine.streamFn,
@@ -259,7 +257,7 @@ export class AppState {
     try {
       await this.store.setSettings($state.snapshot(this.settings));
     } catch (error) {
-      this.notice = `Settings could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+      this.notice = `Settings could not be saved: ${errorText(error)}`;
     }
   }
 

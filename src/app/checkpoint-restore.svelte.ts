@@ -22,11 +22,13 @@ export class CheckpointRestore {
   /** Puts the workspace back as it was when user message `seq` was sent (the transcript stays). */
   toCheckpoint(seq: number): Promise<void> {
     return this.session.exclusive(async () => {
-      const runtime = this.session.writableRuntime();
+      const workspace = this.session.writableWorkspace();
       const id = this.session.current()!.id;
-      const before = await runtime.exportZip({ exclude: snapshotExclude });
-      await restoreWorkspace(this.session.store, runtime, id, { checkpoint: seq });
-      this.undoable = { seq, zip: before };
+      await workspace.exclusive(async (runtime) => {
+        const before = await runtime.exportZip({ exclude: snapshotExclude });
+        await restoreWorkspace(this.session.store, runtime, id, { checkpoint: seq });
+        this.undoable = { seq, zip: before };
+      });
       await this.session.workspaceReplaced();
     });
   }
@@ -37,8 +39,7 @@ export class CheckpointRestore {
     this.undoable = null;
     if (!undo) return Promise.resolve();
     return this.session.exclusive(async () => {
-      const runtime = this.session.writableRuntime();
-      await runtime.importZip(undo.zip);
+      await this.session.writableWorkspace().exclusive((runtime) => runtime.importZip(undo.zip));
       await this.session.workspaceReplaced();
     });
   }

@@ -2,6 +2,7 @@
 // and opened folders re-read when the runtime reports changes in them.
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { EntryType, Runtime } from '../runtime/types';
+import { errorText } from '../ai/messages';
 
 export type TreeEntry = { name: string; path: string; type: EntryType };
 
@@ -46,7 +47,7 @@ export class FileTreeState {
       );
       this.error = null;
     } catch (error) {
-      if (dir === '') this.error = `Could not list the workspace: ${error instanceof Error ? error.message : String(error)}`;
+      if (dir === '') this.error = `Could not list the workspace: ${errorText(error)}`;
       this.children.delete(dir);
       this.expanded.delete(dir);
     }

@@ -1,6 +1,6 @@
 // The narrow view of the session library that its helpers (transfers, checkpoint restore) work through, so they
 // reach the open session, its sandbox and the library's queue without reaching into the library's private state.
-import type { Runtime } from '../runtime/types';
+import type { Workspace } from '../runtime/workspace';
 import type { SessionStore } from '../store';
 
 /** What the library's helpers need of it: the open session, its sandbox and the library's work queue. */
@@ -8,10 +8,10 @@ export interface OpenSessionAccess {
   readonly store: SessionStore;
   /** The open session, or null before one is open. */
   current(): { id: string; title: string } | null;
-  /** The sandbox; throws a message for the person while it starts. */
-  runtime(): Runtime;
-  /** The sandbox when the open session may change it; throws why not (read-only, agent working) otherwise. */
-  writableRuntime(): Runtime;
+  /** The sandbox's workspace; throws a message for the person while it starts. */
+  workspace(): Workspace;
+  /** The workspace when the open session may change it; throws why not (read-only, agent working) otherwise. */
+  writableWorkspace(): Workspace;
   /** Waits until the open session's transcript and workspace are stored. */
   flush(): Promise<void>;
   /** Stores the open session's workspace after it was replaced as a whole. */

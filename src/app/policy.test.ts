@@ -87,11 +87,13 @@ describe('ToolPolicy', () => {
     expect(await policy.beforeToolCall(call('read', { path: '.env' }))).toBeUndefined();
   });
 
-  it('blocks writing tools in read-only mode and keeps only the reading tools active', async () => {
+  it('blocks writing tools in read-only mode and offers every reading tool, switched on or not', async () => {
     const { policy } = setup({ ...defaults, approvalMode: 'read-only' });
     expect(await policy.beforeToolCall(call('bash', { command: 'ls' }))).toMatchObject({ block: true });
     expect(await policy.beforeToolCall(call('read', { path: 'a' }))).toBeUndefined();
-    expect(activeToolNames(['read', 'bash', 'edit', 'write', 'ls'], 'read-only')).toEqual(['read', 'ls']);
+    expect(await policy.beforeToolCall(call('grep', { pattern: 'x' }))).toBeUndefined();
+    // Issue 13: read-only mode offered only the reading tools that happened to be switched on (often just read).
+    expect(activeToolNames(['read', 'bash', 'edit', 'write'], 'read-only')).toEqual(['read', 'grep', 'find', 'ls']);
     expect(activeToolNames(['read', 'bash'], 'ask')).toEqual(['read', 'bash']);
   });
 

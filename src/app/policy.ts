@@ -5,7 +5,9 @@
 import { minimatch } from 'minimatch';
 import type { AgentTool, BeforeToolCallResult } from '../agent/types';
 import type { ToolCall } from '../ai/types';
-import { READ_ONLY_TOOLS, type ApprovalMode } from './settings';
+import { relativeTo, resolvePath } from '../runtime/paths';
+import { READ_ONLY_TOOLS, toolTraits } from '../tools/catalog';
+import type { ApprovalMode } from './settings';
 
 /** Why the person is being asked. */
 export type ApprovalReason =
@@ -29,35 +31,28 @@ export type ApprovalAnswer = { decision: 'allow' } | { decision: 'always' } | { 
 export type PolicySettings = { approvalMode: ApprovalMode; protectedPaths: string[] };
 
 export type ToolPolicyOptions = {
-  workdir: string;
+  /** The workspace folder, or the live Workspace (its folder can change when another runtime takes over). */
+  workdir: string | { readonly workdir: string };
   /** Read on every call, so a settings change applies to the next tool call. */
   getSettings(): PolicySettings;
   /** Shows the question and resolves with the person's answer; should reject or settle when `signal` aborts. */
   ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer>;
 };
 
-const WRITING_TOOLS = new Set(['write', 'edit']);
-const ASK_MODE_TOOLS = new Set(['bash', 'write', 'edit']);
 export const DOOM_LOOP_REPEATS = 3;
 
-/** The tool names that are active under `mode`, given the ones the person switched on. */
+/**
+ * The tool names that are active under `mode`, given the ones the person switched on: read-only mode offers every
+ * tool that never changes anything (the catalog's read-only trait), whatever else is switched on.
+ */
 export function activeToolNames(enabled: readonly string[], mode: ApprovalMode): string[] {
-  return mode === 'read-only' ? enabled.filter((name) => READ_ONLY_TOOLS.includes(name)) : [...enabled];
+  return mode === 'read-only' ? [...READ_ONLY_TOOLS] : [...enabled];
 }
 
 /** The workspace-relative form of a path the model gave (relative or absolute), for matching globs. */
 export function workspaceRelative(path: string, workdir: string): string {
-  const root = workdir.replace(/\/+$/, '');
-  let p = path.trim();
-  if (p === root) return '';
-  if (p.startsWith(root + '/')) p = p.slice(root.length + 1);
-  const parts: string[] = [];
-  for (const part of p.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
+  const absolute = resolvePath(workdir, path.trim() || '.');
+  return relativeTo(workdir, absolute) ?? absolute.slice(1);
 }
 
 /** The first protected pattern `path` falls under, if any. Patterns without a slash match a name in any folder. */
@@ -95,6 +90,11 @@ export class ToolPolicy {
 
   constructor(private readonly options: ToolPolicyOptions) {}
 
+  private get workdir(): string {
+    const { workdir } = this.options;
+    return typeof workdir === 'string' ? workdir : workdir.workdir;
+  }
+
   /** Tools the person allowed for the rest of this session. */
   get alwaysAllowedTools(): string[] {
     return [...this.alwaysAllowed];
@@ -110,7 +110,7 @@ export class ToolPolicy {
     const key = callKey(name, call.args);
     const record: CallRecord = { toolCallId: call.toolCall.id, key, failed: undefined, error: '' };
 
-    if (approvalMode === 'read-only' && !READ_ONLY_TOOLS.includes(name)) {
+    if (approvalMode === 'read-only' && !toolTraits(name).readOnly) {
       return {
         block: true,
         reason: `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`,
@@ -162,12 +162,13 @@ export class ToolPolicy {
     if (repeats.count >= DOOM_LOOP_REPEATS - 1) {
       return { kind: 'doom-loop', repeats: repeats.count + 1, lastError: repeats.lastError };
     }
-    const path = WRITING_TOOLS.has(name) ? argPath(args) : undefined;
+    const traits = toolTraits(name);
+    const path = traits.mutating && traits.pathScoped ? argPath(args) : undefined;
     if (path !== undefined) {
-      const pattern = protectedPatternFor(path, this.options.workdir, protectedPaths);
+      const pattern = protectedPatternFor(path, this.workdir, protectedPaths);
       if (pattern) return { kind: 'protected-path', path, pattern };
     }
-    if (mode === 'ask' && ASK_MODE_TOOLS.has(name) && !this.alwaysAllowed.has(name)) return { kind: 'ask-mode' };
+    if (mode === 'ask' && traits.asksInAskMode && !this.alwaysAllowed.has(name)) return { kind: 'ask-mode' };
     return undefined;
   }
 

@@ -6,6 +6,7 @@
 // switch to.
 
 import type { Runtime } from '../runtime/types';
+import { errorText } from '../ai/messages';
 
 export type RuntimeKind = 'webcontainer' | 'embedded';
 export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
@@ -198,7 +199,7 @@ export class RuntimeBoot {
   }
 
   private embeddedFailed(error: unknown, canRetryWebContainer: boolean): never {
-    const message = `The embedded runtime could not start: ${errorText(error)}. Reload the page to try again.`;
+    const message = `The embedded runtime could not start: ${errorClause(error)}. Reload the page to try again.`;
     this.set({ state: 'failed', kind: 'embedded', reason: 'error', message, canRetryWebContainer });
     throw new RuntimeBootError('error', message);
   }
@@ -268,7 +269,7 @@ export class RuntimeBoot {
       }
       return { ok: true, runtime: outcome };
     } catch (error) {
-      const text = errorText(error);
+      const text = errorClause(error);
       const unsupported = /not supported|unsupported/i.test(text);
       return {
         ok: false,
@@ -286,6 +287,7 @@ export class RuntimeBoot {
   }
 }
 
-function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+/** The error's text without a final full stop, for a sentence that goes on after it. */
+function errorClause(error: unknown): string {
+  return errorText(error).replace(/\.$/, '');
 }

@@ -1,20 +1,14 @@
-// One session: the agent loop, the runtime and its tools, the person's settings, and everything the transcript shows
-// while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
-// Components render this state and call its methods; persistence plugs in through onMessageComplete and onRunEnd.
+// One session: the agent loop, the workspace and its tools, the person's settings, and everything the transcript
+// shows while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
+// Components render this state and call its methods; persistence subscribes to its events. The transcript holds
+// what the loop delivered, in the loop's order (a prompt waiting for the loop to take it is shown as pending).
 import type { AgentEvent, AgentTool } from '../agent/types';
-import type {
-  AssistantMessage,
-  ImageContent,
-  Message,
-  Model,
-  StreamFn,
-  TextContent,
-  ToolCall,
-  UserMessage,
-} from '../ai/types';
+import { errorText, messageText, titleFromPrompt } from '../ai/messages';
+import type { AssistantMessage, ImageContent, Message, Model, StreamFn, ToolCall, UserMessage } from '../ai/types';
 import type { Runtime } from '../runtime/types';
-import { AgentCommandLog } from './agent-command-log.svelte';
-import type { AgentCommand } from './agent-commands';
+import { Workspace } from '../runtime/workspace';
+import { AgentCommandLog } from './terminal/agent-command-log.svelte';
+import type { AgentCommand } from './terminal/agent-commands';
 import { ApprovalQueue, type PendingApproval } from './approval-queue.svelte';
 import { activeToolNames, ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
 import type { Settings } from './settings';
@@ -24,13 +18,17 @@ import { workspaceSystemPrompt } from './workspace-prompt';
 
 export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
 
+/** What a session tells its subscribers (persistence): a message joined the transcript; a run ended. */
+export type SessionEvent = { type: 'message'; message: Message } | { type: 'run-end' };
+
 export type SessionControllerOptions = {
   id?: string;
   title?: string;
   /** When the session was started (ms since epoch); defaults to now. */
   createdAt?: number;
-  runtime: Runtime;
-  /** All the coding tools for this runtime; the settings choose which are active. */
+  /** The sandbox the session works in (a bare runtime is taken as its one Workspace). */
+  workspace: Runtime | Workspace;
+  /** All the coding tools for this workspace; the settings choose which are active. */
   tools: AgentTool[];
   getSettings(): Settings;
   /** The model for the current settings; throws a message for the person when none can be used. */
@@ -51,24 +49,16 @@ function defaultScheduler(fn: () => void): void {
   else setTimeout(fn, 16);
 }
 
-function textOf(content: (TextContent | ImageContent)[]): string {
-  return content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
-
-/** A short title from the first prompt. */
-export function titleFromPrompt(text: string): string {
-  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ');
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New session';
-}
-
 /** The session the person is working in. */
 export class SessionController {
   readonly id: string;
   readonly createdAt: number;
-  readonly runtime: Runtime;
+  readonly workspace: Workspace;
   title = $state('New session');
-  /** Completed messages, in order. */
+  /** Completed messages as the loop delivered them, in order. */
   messages = $state.raw<Message[]>([]);
+  /** Prompts sent that the loop has not taken yet (it starts once the system prompt is built): shown as sent. */
+  pending = $state.raw<UserMessage[]>([]);
   /** The assistant message being streamed, updated at most once per frame. */
   streaming = $state.raw<AssistantMessage | null>(null);
   /** Messages typed while the agent runs, delivered after the current tool batch. */
@@ -82,15 +72,11 @@ export class SessionController {
   startError = $state<string | null>(null);
   readonly cards = new ToolCardMap();
 
-  /** Persistence hooks: called once per completed message, and when a run ends (also after abort or error). */
-  onMessageComplete: ((message: Message) => void) | undefined;
-  onRunEnd: (() => void) | undefined;
-
   private readonly options: SessionControllerOptions;
   private readonly policy: ToolPolicy;
   private readonly approvalQueue = new ApprovalQueue();
   private readonly commandLog = new AgentCommandLog();
-  private readonly known = new WeakSet<Message>();
+  private readonly listeners = new Set<(event: SessionEvent) => void>();
   private abortController: AbortController | null = null;
   private pendingStreaming: AssistantMessage | null = null;
   private updateScheduled = false;
@@ -100,14 +86,25 @@ export class SessionController {
     this.options = options;
     this.id = options.id ?? newSessionId();
     this.createdAt = options.createdAt ?? Date.now();
-    this.runtime = options.runtime;
+    this.workspace = Workspace.of(options.workspace);
     if (options.title) this.title = options.title;
     if (options.messages) this.loadMessages(options.messages);
     this.policy = new ToolPolicy({
-      workdir: options.runtime.workdir,
+      workdir: this.workspace,
       getSettings: () => options.getSettings(),
       ask: (question, signal) => this.ask(question, signal),
     });
+  }
+
+  /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */
+  subscribe(listener: (event: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The transcript as shown: the delivered messages, then prompts on their way to the loop. */
+  get transcript(): Message[] {
+    return this.pending.length === 0 ? this.messages : [...this.messages, ...this.pending];
   }
 
   /** Token and cost totals of this session's assistant messages. */
@@ -152,7 +149,6 @@ export class SessionController {
   /** Replaces the transcript (restore or import); tool cards are rebuilt from the messages. */
   loadMessages(messages: Message[]): void {
     this.cards.clear();
-    for (const m of messages) this.known.add(m);
     this.messages = [...messages];
     for (const m of messages) {
       if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cards.cardFor(call.id, call.name).args = call.arguments;
@@ -171,7 +167,7 @@ export class SessionController {
       this.queued = [...this.queued, message];
       return;
     }
-    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed || 'Image');
+    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed) || (trimmed ? 'New session' : 'Image');
     this.start([message]);
   }
 
@@ -214,23 +210,26 @@ export class SessionController {
     try {
       model = this.options.resolveModel(settings);
     } catch (error) {
-      this.startError = error instanceof Error ? error.message : String(error);
-      // Keep what the person typed in the transcript so it is not lost; the next send continues from here.
-      for (const p of prompts) this.complete(p);
+      this.startError = errorText(error);
+      // No run, so no loop to deliver them: keep what the person typed in the transcript so it is not lost; the
+      // next send continues from here.
+      for (const p of prompts) this.append(p);
       return;
     }
     const controller = new AbortController();
     this.abortController = controller;
     this.running = true;
+    this.pending = [...this.pending, ...prompts];
     this.runPromise = this.run(prompts, settings, model, controller).finally(() => {
       this.running = false;
       this.abortController = null;
       this.runPromise = null;
-      this.onRunEnd?.();
+      this.keepUndelivered(prompts);
+      this.emit({ type: 'run-end' });
       if (this.queued.length === 0) return;
       if (controller.signal.aborted) {
         // The person stopped the run: what they queued goes back to the composer instead of starting a new run.
-        const texts = this.queued.map((m) => (typeof m.content === 'string' ? m.content : textOf(m.content.filter((c) => c.type === 'text'))));
+        const texts = this.queued.map((m) => messageText(m, { separator: '' }));
         this.queued = [];
         this.draft = [...texts, this.draft].filter((t) => t.trim() !== '').join('\n\n');
       } else {
@@ -245,11 +244,17 @@ export class SessionController {
   private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
     const tools = this.options.tools.filter((t) => active.has(t.name));
-    const systemPrompt = await workspaceSystemPrompt(this.runtime, tools, settings.customInstructions, this.options.now?.() ?? new Date());
+    let systemPrompt: string;
+    let runAgentLoop: typeof import('../agent/loop').runAgentLoop;
+    try {
+      systemPrompt = await workspaceSystemPrompt(this.workspace, tools, settings.customInstructions, this.options.now?.() ?? new Date());
+      // The loop (with argument validation) loads with the first run, keeping it out of the initial bundle.
+      ({ runAgentLoop } = await import('../agent/loop'));
+    } catch (error) {
+      this.startError = `The agent could not start: ${errorText(error)}`;
+      return;
+    }
     const context = { systemPrompt, messages: messagesForModel(this.messages), tools };
-    for (const p of prompts) this.complete(p);
-    // The loop (with argument validation) loads with the first run, keeping it out of the initial bundle.
-    const { runAgentLoop } = await import('../agent/loop');
 
     const stream = runAgentLoop(
       prompts,
@@ -292,7 +297,7 @@ export class SessionController {
     try {
       for await (const event of stream) this.handle(event);
     } catch (error) {
-      this.startError = `The agent stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+      this.startError = `The agent stopped unexpectedly: ${errorText(error)}`;
     } finally {
       this.flushStreaming();
       this.streaming = null;
@@ -300,6 +305,14 @@ export class SessionController {
       this.retryNotice = null;
       this.settleLeftovers();
     }
+  }
+
+  /** Prompts the loop never took (it could not start) stay in the transcript, so nothing the person typed is lost. */
+  private keepUndelivered(prompts: UserMessage[]): void {
+    const left = prompts.filter((p) => this.pending.includes(p));
+    if (left.length === 0) return;
+    this.pending = this.pending.filter((p) => !left.includes(p));
+    for (const p of left) this.append(p);
   }
 
   private handle(event: AgentEvent): void {
@@ -329,7 +342,7 @@ export class SessionController {
         return;
       case 'tool_execution_update': {
         const card = this.cards.cardFor(event.toolCallId, event.toolName);
-        card.partialOutput = textOf(event.partialResult.content);
+        card.partialOutput = messageText(event.partialResult.content, { separator: '' });
         this.commandLog.output(event.toolCallId, card.partialOutput);
         return;
       }
@@ -352,17 +365,22 @@ export class SessionController {
       this.streaming = null;
       for (const call of toolCallsOf(message)) this.cards.cardFor(call.id, call.name).args = call.arguments;
     }
-    if (message.role === 'user') this.queued = this.queued.filter((q) => q !== message);
+    if (message.role === 'user') {
+      this.pending = this.pending.filter((p) => p !== message);
+      this.queued = this.queued.filter((q) => q !== message);
+    }
     if (message.role === 'toolResult') this.cards.applyResult(message);
-    this.complete(message);
+    this.append(message);
   }
 
-  /** Adds a message to the transcript once, and tells the persistence hook. */
-  private complete(message: Message): void {
-    if (this.known.has(message)) return;
-    this.known.add(message);
+  /** Adds a message to the transcript and tells the subscribers. */
+  private append(message: Message): void {
     this.messages = [...this.messages, message];
-    this.onMessageComplete?.(message);
+    this.emit({ type: 'message', message });
+  }
+
+  private emit(event: SessionEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
   }
 
   private showStreaming(message: AssistantMessage): void {

@@ -57,7 +57,7 @@ function session(turns: ScriptedTurnInput[], opts: { settings?: Partial<Settings
   const settings: Settings = { ...defaultSettings(), apiKey: 'k', ...opts.settings };
   const streamFn = createScriptedStreamFn(turns);
   const controller = new SessionController({
-    runtime: fakeRuntime(opts.files),
+    workspace: fakeRuntime(opts.files),
     tools: opts.tools ?? [readTool, bashTool(async (c) => `ran ${c}`)],
     getSettings: () => settings,
     resolveModel: () => model,
@@ -86,8 +86,10 @@ describe('SessionController', () => {
     );
     const completed: string[] = [];
     let runEnds = 0;
-    controller.onMessageComplete = (m) => completed.push(m.role);
-    controller.onRunEnd = () => runEnds++;
+    controller.subscribe((event) => {
+      if (event.type === 'message') completed.push(event.message.role);
+      else runEnds++;
+    });
 
     controller.send('  Look at a.txt  ');
     expect(controller.running).toBe(true);
@@ -184,7 +186,7 @@ describe('SessionController', () => {
 
   it('reports a missing model without losing the prompt', () => {
     const controller = new SessionController({
-      runtime: fakeRuntime(),
+      workspace: fakeRuntime(),
       tools: [],
       getSettings: () => defaultSettings(),
       resolveModel: () => {

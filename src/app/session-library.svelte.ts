@@ -1,9 +1,9 @@
 // The stored sessions and the one that is open: list, search, open and switch (the page has one sandbox, so a switch
 // saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
-// message, and changes made in other tabs. Imports and exports are `transfer`'s, checkpoint restores `restore`'s.
-import type { Message } from '../ai/types';
-import type { DeferredRuntime } from '../runtime/deferred-runtime';
-import type { Runtime } from '../runtime/types';
+// message, and changes made in other tabs. The open session is an OpenSession (controller, persistence, lock);
+// imports and exports are `transfer`'s, checkpoint restores `restore`'s.
+import { errorText, messageText } from '../ai/messages';
+import type { Workspace } from '../runtime/workspace';
 import {
   acquireSessionLock,
   createSessionStore,
@@ -17,23 +17,15 @@ import {
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { CheckpointRestore } from './checkpoint-restore.svelte';
+import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
-import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
-import { SandboxUnavailable, SessionSandbox } from './session-sandbox';
+import type { SaveState } from './session-persistence';
 import { WorkspaceTransfer } from './workspace-transfer';
 
-/** What the library needs from the page: the sandbox, and a controller for a session's transcript. */
-export interface SessionHost {
-  /** The one sandbox of this page; null while it boots (or when it could not start). */
-  readonly runtime: Runtime | null;
-  /** The sandbox once it is ready; rejects (with the reason for the person) when it could not start. */
-  sandbox(): Promise<Runtime>;
-  /**
-   * A controller for a session's transcript working in `runtime`: a stand-in for the sandbox until the session's
-   * workspace is in it, so the transcript shows (and a prompt can be sent) while the sandbox still boots.
-   */
-  createController(init: { id: string; title: string; createdAt: number; messages: Message[]; runtime: Runtime }): SessionController | Promise<SessionController>;
-}
+export type { SessionHost } from './open-session.svelte';
+
+/** The sandbox could not start: the page says so itself, so this is no notice of the library's. */
+class SandboxUnavailable extends Error {}
 
 export type SessionLibraryOptions = {
   store: SessionStore;
@@ -62,10 +54,8 @@ export class SessionLibrary {
   readonly store: SessionStore;
   records = $state.raw<SessionRecord[]>([]);
   query = $state('');
-  current = $state.raw<SessionController | null>(null);
-  /** True when another tab has the open session: it is shown, but nothing can be sent or changed. */
-  readOnly = $state(false);
-  saveState = $state<SaveState>('saved');
+  /** The session on screen (controller, persistence, lock), or null before one is open. */
+  session = $state.raw<OpenSession | null>(null);
   /** A storage problem the person must see (a full disk), until it is resolved or dismissed. */
   storageError = $state<string | null>(null);
   /** The outcome of the last action that went wrong (open, delete, fork, restore), written for the person. */
@@ -81,24 +71,22 @@ export class SessionLibrary {
   readonly restore: CheckpointRestore;
 
   private readonly options: SessionLibraryOptions;
-  private persistence: SessionPersistence | null = null;
-  private lock: SessionLock | null = null;
   private work: Promise<unknown> = Promise.resolve();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
-  private readonly sandbox: SessionSandbox;
+  /** The last wait for the sandbox failed (the page shows why). */
+  private sandboxUnavailable = false;
 
   constructor(options: SessionLibraryOptions) {
     this.options = options;
     this.store = options.store;
-    this.sandbox = new SessionSandbox(options.host);
     const session: OpenSessionAccess = {
       store: this.store,
       current: () => this.current,
-      runtime: () => this.requireRuntime(),
-      writableRuntime: () => this.requireWritable(),
-      flush: async () => await this.persistence?.flush(),
-      workspaceReplaced: async () => await this.persistence?.workspaceReplaced(),
+      workspace: () => this.requireWorkspace(),
+      writableWorkspace: () => this.requireWritable(),
+      flush: async () => await this.session?.flush(),
+      workspaceReplaced: async () => await this.session?.workspaceReplaced(),
       queue: (job) => this.queue(job),
       exclusive: (job) => this.exclusive(job),
       storageProblem: (error) => this.storageProblem(error),
@@ -107,6 +95,20 @@ export class SessionLibrary {
     };
     this.transfer = new WorkspaceTransfer(session);
     this.restore = new CheckpointRestore(session);
+  }
+
+  /** The open session's controller (what the transcript shows), or null. */
+  get current(): SessionController | null {
+    return this.session?.controller ?? null;
+  }
+
+  /** True when another tab has the open session: it is shown, but nothing can be sent or changed. */
+  get readOnly(): boolean {
+    return this.session?.readOnly ?? false;
+  }
+
+  get saveState(): SaveState {
+    return this.session?.saveState ?? 'saved';
   }
 
   /** Sessions matching the search (title, model or provider), most recently used first. */
@@ -148,21 +150,20 @@ export class SessionLibrary {
     if (latest) await this.open(latest.id);
     // A session that cannot be opened (damaged, deleted meanwhile) must not leave the page without one; without a
     // sandbox there is nothing to work in, and the page says why.
-    if (!this.current && !this.sandbox.unavailable) await this.newSession();
+    if (!this.current && !this.sandboxUnavailable) await this.newSession();
   }
 
   stop(): void {
     this.unsubscribe?.();
     this.options.events?.close();
-    this.persistence?.detach();
-    this.lock?.release();
+    this.session?.close();
   }
 
   async refresh(): Promise<void> {
     try {
       this.records = await this.store.listSessions();
     } catch (error) {
-      this.notice = `The session list could not be read: ${message(error)}`;
+      this.notice = `The session list could not be read: ${errorText(error)}`;
     }
   }
 
@@ -187,20 +188,6 @@ export class SessionLibrary {
         return;
       }
       await this.enter(record.id);
-    });
-  }
-
-  /** Opens the current session again in a new sandbox (after the runtime changed). */
-  reopen(): Promise<void> {
-    return this.exclusive(async () => {
-      const id = this.current?.id;
-      if (!id || !this.records.some((r) => r.id === id)) {
-        await this.leaveCurrent();
-        await this.enterUnsaved(null);
-        return;
-      }
-      await this.leaveCurrent();
-      await this.enter(id);
     });
   }
 
@@ -238,7 +225,7 @@ export class SessionLibrary {
       const isCurrent = target.id === this.current?.id;
       if (isCurrent) {
         if (this.current?.running) throw new Error('The agent is working in this session. Stop it first, then delete.');
-        this.detachCurrent();
+        this.closeCurrent();
       } else {
         const lock = await (this.options.acquireLock ?? acquireSessionLock)(target.id);
         if (!lock) throw new Error(`“${target.title || 'Untitled'}” is open in another tab. Close it there first.`);
@@ -260,11 +247,11 @@ export class SessionLibrary {
     return this.exclusive(async () => {
       const from = this.current;
       if (!from) return;
-      await this.persistence?.flush();
+      await this.session?.flush();
       const result = await this.store.forkSession(from.id, seq);
       await this.leaveCurrent();
       await this.enter(result.session.id);
-      if (this.current) this.current.draft = promptText(result.prompt);
+      if (this.current) this.current.draft = messageText(result.prompt);
       if (result.workspace !== 'checkpoint') {
         this.notice =
           result.workspace === 'baseline'
@@ -276,14 +263,14 @@ export class SessionLibrary {
 
   /** Waits until everything of the open session is stored. */
   async flush(): Promise<void> {
-    await this.persistence?.flush();
+    await this.session?.flush();
     await this.refresh();
   }
 
   /** Tries the failed writes again (after the person freed space). */
   async retrySaving(): Promise<void> {
     this.storageError = null;
-    await this.persistence?.retry();
+    await this.session?.retrySaving();
   }
 
   /**
@@ -291,109 +278,71 @@ export class SessionLibrary {
    * waiting for the sandbox to boot if need be. Until the workspace is in, the session's tools wait with it.
    */
   private async enter(id: string): Promise<void> {
-    const { record, messages, lock } = await openStoredSession(this.store, id, this.options.acquireLock);
-    const workspace = this.sandbox.standIn();
-    let controller: SessionController;
-    try {
-      controller = await this.options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages, runtime: workspace.runtime });
-    } catch (error) {
-      lock?.release();
-      throw error;
-    }
-    this.lock = lock;
-    this.readOnly = !lock;
+    const session = await OpenSession.open(id, {
+      store: this.store,
+      host: this.options.host,
+      acquireLock: this.options.acquireLock,
+      onSaveState: (state, error) => {
+        if (error) this.storageProblem(error);
+        else if (state === 'saved') this.storageError = null;
+      },
+    });
     this.restore.forget();
-    if (lock) this.persistence = this.persist(id, controller, workspace.runtime);
-    this.current = controller;
-
-    let runtime: Runtime;
-    try {
-      runtime = await this.sandbox.ready();
-      await restoreWorkspace(this.store, runtime, id);
-    } catch (error) {
-      workspace.reject(asError(error));
-      if (this.current === controller) this.detachCurrent();
-      throw error;
-    }
-    await this.handOver(workspace, runtime);
+    this.session = session;
+    await this.putWorkspaceIn(session);
     await this.refresh();
   }
 
   /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
   private async enterUnsaved(error: unknown): Promise<void> {
-    const workspace = this.sandbox.standIn();
-    this.current = await this.options.host.createController({ id: `unsaved-${Date.now().toString(36)}`, title: 'New session', createdAt: Date.now(), messages: [], runtime: workspace.runtime });
-    this.readOnly = false;
+    const session = await OpenSession.unsaved({ store: this.store, host: this.options.host });
+    this.session = session;
     if (error) {
       this.storageProblem(error);
-      this.notice = `This session cannot be saved in this browser (${message(error)}); it lasts until the page closes.`;
+      this.notice = `This session cannot be saved in this browser (${errorText(error)}); it lasts until the page closes.`;
     }
-    let runtime: Runtime;
+    await this.putWorkspaceIn(session);
+  }
+
+  /** The session's workspace into the sandbox; when the sandbox cannot start, nothing stays open (the page says why). */
+  private async putWorkspaceIn(session: OpenSession): Promise<void> {
+    this.options.host.sessionOnScreen?.();
     try {
-      runtime = await this.sandbox.ready();
-    } catch (failure) {
-      workspace.reject(asError(failure));
-      throw failure;
+      await session.restoreWorkspace();
+      this.sandboxUnavailable = false;
+    } catch (error) {
+      if (this.session === session) this.closeCurrent();
+      if (this.options.host.workspace.current) throw error;
+      this.sandboxUnavailable = true;
+      throw new SandboxUnavailable(errorText(error));
     }
-    await this.handOver(workspace, runtime);
-  }
-
-  /** Gives the open session its sandbox, and the open session's persistence a controller made again for it. */
-  private async handOver(workspace: DeferredRuntime, runtime: Runtime): Promise<void> {
-    const replacement = await this.sandbox.handOver(workspace, runtime, this.current);
-    if (!replacement) return;
-    if (this.persistence) {
-      this.persistence.detach();
-      this.persistence.attach(replacement);
-    }
-    this.current = replacement;
-  }
-
-  private persist(id: string, controller: SessionController, runtime: Runtime): SessionPersistence {
-    const persistence = new SessionPersistence({
-      store: this.store,
-      runtime,
-      sessionId: id,
-      onStateChange: (state, error) => {
-        this.saveState = state;
-        if (error) this.storageProblem(error);
-        else if (state === 'saved') this.storageError = null;
-      },
-    });
-    persistence.attach(controller);
-    return persistence;
   }
 
   private async leaveCurrent(): Promise<void> {
     const current = this.current;
     if (!current) return;
     if (current.running) throw new Error('The agent is still working in this session. Stop it first, then switch.');
-    await this.persistence?.flush();
-    this.detachCurrent();
+    await this.session?.flush();
+    this.closeCurrent();
   }
 
-  private detachCurrent(): void {
-    this.persistence?.detach();
-    this.persistence = null;
-    this.lock?.release();
-    this.lock = null;
-    this.current?.dispose();
-    this.current = null;
-    this.saveState = 'saved';
+  private closeCurrent(): void {
+    this.session?.close();
+    this.session = null;
   }
 
-  private requireRuntime(): Runtime {
-    const runtime = this.options.host.runtime;
-    if (!runtime) throw new Error('The sandbox is still starting; try again in a moment.');
-    return runtime;
+  private requireWorkspace(): Workspace {
+    const workspace = this.options.host.workspace;
+    if (!workspace.current) throw new Error('The sandbox is still starting; try again in a moment.');
+    return workspace;
   }
 
-  private requireWritable(): Runtime {
-    const runtime = this.requireRuntime();
+  private requireWritable(): Workspace {
+    const workspace = this.requireWorkspace();
     if (!this.current) throw new Error('Open a session first.');
     if (this.readOnly) throw new Error('This session is open in another tab, so it is read-only here.');
     if (this.current.running) throw new Error('The agent is working; stop it first.');
-    return runtime;
+    return workspace;
   }
 
   /** Runs one open/switch/delete at a time; a failure becomes the notice. */
@@ -404,7 +353,7 @@ export class SessionLibrary {
         await job();
       } catch (error) {
         if (error instanceof StorageFullError) this.storageError = error.message;
-        else if (!(error instanceof SandboxUnavailable)) this.notice = message(error);
+        else if (!(error instanceof SandboxUnavailable)) this.notice = errorText(error);
       } finally {
         this.busy = false;
       }
@@ -423,24 +372,11 @@ export class SessionLibrary {
       await job();
     } catch (error) {
       if (error instanceof StorageFullError) this.storageError = error.message;
-      else this.notice = message(error);
+      else this.notice = errorText(error);
     }
   }
 
   private storageProblem(error: unknown): void {
     if (error instanceof StorageFullError) this.storageError = error.message;
   }
-}
-
-function promptText(prompt: Message): string {
-  if (prompt.role !== 'user') return '';
-  return typeof prompt.content === 'string' ? prompt.content : prompt.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

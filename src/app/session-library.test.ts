@@ -4,6 +4,7 @@ import { createScriptedStreamFn, toolCall, type ScriptedTurnInput } from '../ai/
 import type { Model } from '../ai/types';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import type { Runtime } from '../runtime/types';
+import { Workspace } from '../runtime/workspace';
 import { createSessionStore, openSessionEvents, SessionFileError, zipFromFiles, type SessionLock } from '../store';
 import { createCodingTools } from '../tools';
 import { SessionController } from './session-controller.svelte';
@@ -40,11 +41,16 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
   const runtime = options.runtime ?? (await createEmbeddedRuntime());
   const settings: Settings = { ...defaultSettings(), apiKey: 'sk-ant-this-is-my-own-secret-key-0001' };
   let streamFn = createScriptedStreamFn([]);
+  // The page's workspace: the sandbox is attached when it is ready, or fails with the reason.
+  const workspace = new Workspace();
+  (options.sandbox ?? (async () => runtime))().then(
+    (ready) => workspace.attach(ready),
+    (error: Error) => workspace.fail(error),
+  );
   const host: SessionHost = {
-    runtime,
-    sandbox: options.sandbox ?? (async () => runtime),
+    workspace,
     createController: (init) =>
-      new SessionController({ ...init, tools: createCodingTools(init.runtime), getSettings: () => settings, resolveModel: () => model, streamFn: (...a) => streamFn(...a), scheduleUpdate: (fn) => queueMicrotask(fn) }),
+      new SessionController({ ...init, workspace, tools: createCodingTools(workspace), getSettings: () => settings, resolveModel: () => model, streamFn: (...a) => streamFn(...a), scheduleUpdate: (fn) => queueMicrotask(fn) }),
   };
   const events = openSessionEvents(options.channel ?? `test-${prefix}`);
   let library: SessionLibrary | null = null;

@@ -4,6 +4,7 @@ import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from '
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import type { Runtime } from '../runtime/types';
 import { ABORTED_BY_RELOAD, createSessionStore, StorageFullError, unzipToMap, type SessionStore } from '../store';
+import type { SessionEvent } from './session-controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type PersistedSession, type SaveState } from './session-persistence';
 
 let counter = 0;
@@ -32,17 +33,23 @@ const resultOf = (id: string): ToolResultMessage => ({
   role: 'toolResult', toolCallId: id, toolName: 'write', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: 3,
 });
 
-function fakeSession(): PersistedSession & { running: boolean; emit(m: Message): void; end(): void } {
+function fakeSession(): PersistedSession & { running: boolean; readonly listening: number; emit(m: Message): void; end(): void } {
+  const listeners = new Set<(event: SessionEvent) => void>();
   const session = {
     running: false,
-    onMessageComplete: undefined as ((m: Message) => void) | undefined,
-    onRunEnd: undefined as (() => void) | undefined,
+    get listening() {
+      return listeners.size;
+    },
+    subscribe(listener: (event: SessionEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     emit(m: Message) {
-      session.onMessageComplete?.(m);
+      for (const listener of listeners) listener({ type: 'message', message: m });
     },
     end() {
       session.running = false;
-      session.onRunEnd?.();
+      for (const listener of listeners) listener({ type: 'run-end' });
     },
   };
   return session;
@@ -55,7 +62,7 @@ async function setup(files: Record<string, string> = {}) {
   const runtime = await createEmbeddedRuntime({ files });
   const record = await store.createSession();
   const states: SaveState[] = [];
-  const persistence = new SessionPersistence({ store, runtime, sessionId: record.id, idleSnapshotMs: 20, onStateChange: (s) => states.push(s) });
+  const persistence = new SessionPersistence({ store, workspace: runtime, sessionId: record.id, idleSnapshotMs: 20, onStateChange: (s) => states.push(s) });
   const session = fakeSession();
   persistence.attach(session);
   return { store, runtime, id: record.id, persistence, session, states };
@@ -139,7 +146,7 @@ describe('SessionPersistence', () => {
     session.emit(user('after detach'));
     await persistence.flush();
     expect(await store.loadEntries(id)).toHaveLength(0);
-    expect(session.onMessageComplete).toBeUndefined();
+    expect(session.listening).toBe(0); // nothing left hooked into the controller
   });
 });
 

@@ -3,6 +3,8 @@
 // workspace restore). All writes go through one queue, so entries land in the order the transcript has them.
 import type { Message } from '../ai/types';
 import type { Runtime } from '../runtime/types';
+import { toolTraits } from '../tools/catalog';
+import type { SessionEvent } from './session-controller.svelte';
 import {
   acquireSessionLock,
   repairTranscript,
@@ -15,10 +17,9 @@ import {
   type SnapshotRef,
 } from '../store';
 
-/** The hooks of a SessionController that persistence plugs into. */
+/** What persistence listens to: a SessionController's events. */
 export interface PersistedSession {
-  onMessageComplete: ((message: Message) => void) | undefined;
-  onRunEnd: (() => void) | undefined;
+  subscribe(listener: (event: SessionEvent) => void): () => void;
 }
 
 /** 'saved': everything is stored; 'saving': writes are queued; 'failed': a write failed and will be retried. */
@@ -26,7 +27,8 @@ export type SaveState = 'saved' | 'saving' | 'failed';
 
 export type SessionPersistenceOptions = {
   store: Pick<SessionStore, 'appendEntry' | 'saveSnapshot'>;
-  runtime: Pick<Runtime, 'exportZip' | 'watch'>;
+  /** The session's workspace: snapshots are exported from it, and its changes reported by it. */
+  workspace: Pick<Runtime, 'exportZip' | 'watch'>;
   sessionId: string;
   /** Told whenever the save state changes; `error` is set while the state is 'failed'. */
   onStateChange?: (state: SaveState, error: Error | null) => void;
@@ -36,7 +38,6 @@ export type SessionPersistenceOptions = {
 
 type Unsaved = { message: Message; checkpoint?: Promise<Uint8Array | null> };
 
-const MUTATING_TOOLS = new Set(['write', 'edit', 'bash']);
 const snapshotOptions = { exclude: SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]) };
 
 /** Writes one session's messages and workspace snapshots as they happen. */
@@ -47,7 +48,7 @@ export class SessionPersistence {
   private queued = 0;
   private unsaved: Unsaved[] = [];
   private dirty = false;
-  private session: PersistedSession | null = null;
+  private unsubscribe: (() => void) | null = null;
   private stopWatching: (() => void) | null = null;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private lastError: Error | null = null;
@@ -59,21 +60,20 @@ export class SessionPersistence {
     this.sessionId = options.sessionId;
   }
 
-  /** Hooks into the controller and starts watching the workspace; returns the detach function. */
+  /** Subscribes to the controller's events and starts watching the workspace; returns the detach function. */
   attach(session: PersistedSession): () => void {
-    this.session = session;
-    session.onMessageComplete = (message) => this.messageCompleted(message);
-    session.onRunEnd = () => this.runEnded();
-    this.stopWatching = this.options.runtime.watch((paths) => this.filesChanged(paths));
+    this.detach();
+    this.unsubscribe = session.subscribe((event) => {
+      if (event.type === 'message') this.messageCompleted(event.message);
+      else this.runEnded();
+    });
+    this.stopWatching = this.options.workspace.watch((paths) => this.filesChanged(paths));
     return () => this.detach();
   }
 
   detach(): void {
-    if (this.session) {
-      this.session.onMessageComplete = undefined;
-      this.session.onRunEnd = undefined;
-      this.session = null;
-    }
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     this.stopWatching?.();
     this.stopWatching = null;
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -96,7 +96,7 @@ export class SessionPersistence {
     this.enqueue(() => this.writeUnsaved());
     // After a tool call that may have changed files, save the workspace, so a reload mid-run finds the agent's
     // edits. The runtime's watch reports changes a little later, so the tool's name decides here.
-    if (message.role === 'toolResult' && (this.dirty || MUTATING_TOOLS.has(message.toolName))) {
+    if (message.role === 'toolResult' && (this.dirty || toolTraits(message.toolName).mutating)) {
       this.dirty = true;
       this.snapshotSoon();
     }
@@ -151,7 +151,7 @@ export class SessionPersistence {
       if (!this.dirty) return; // an earlier queued snapshot already took these changes
       this.dirty = false;
       try {
-        const zip = await this.options.runtime.exportZip(snapshotOptions);
+        const zip = await this.options.workspace.exportZip(snapshotOptions);
         await this.options.store.saveSnapshot(this.sessionId, 'latest', zip);
         this.snapshotFailed = false;
       } catch (error) {
@@ -174,7 +174,7 @@ export class SessionPersistence {
 
   private exportWorkspace(): Promise<Uint8Array | null> {
     // A checkpoint that cannot be taken must not stop the message itself from being stored.
-    return this.options.runtime.exportZip(snapshotOptions).catch(() => null);
+    return this.options.workspace.exportZip(snapshotOptions).catch(() => null);
   }
 
   private enqueue(job: () => Promise<void>): void {

@@ -1,5 +1,8 @@
 // The person's settings: what they chose, with defaults for a first visit. Persisted in the `settings` store;
 // the API key lives only there and in provider requests.
+import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../tools/catalog';
+
+export type { CodingToolName };
 
 export type ProviderId = 'anthropic' | 'openai' | 'google' | 'openai-compatible';
 export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
@@ -8,8 +11,8 @@ export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
 export type Theme = 'system' | 'light' | 'dark';
 
 export const PROVIDER_IDS: readonly ProviderId[] = ['anthropic', 'openai', 'google', 'openai-compatible'];
-export const ALL_TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'find', 'ls'] as const;
-export const READ_ONLY_TOOLS: readonly string[] = ['read', 'grep', 'find', 'ls'];
+/** The tools a person can switch on, in the catalog's order. */
+export const ALL_TOOLS = CODING_TOOL_NAMES;
 
 export type Settings = {
   provider: ProviderId;
@@ -24,7 +27,7 @@ export type Settings = {
   maxTokens: number;
   approvalMode: ApprovalMode;
   protectedPaths: string[];
-  activeTools: string[];
+  activeTools: CodingToolName[];
   runtimePreference: RuntimePreference;
   theme: Theme;
   customInstructions: string;
@@ -44,7 +47,7 @@ export function defaultSettings(): Settings {
     maxTokens: 0,
     approvalMode: 'auto',
     protectedPaths: ['.git/**', '.env*'],
-    activeTools: ['read', 'bash', 'edit', 'write'],
+    activeTools: [...DEFAULT_ACTIVE_TOOLS],
     runtimePreference: 'auto',
     theme: 'system',
     customInstructions: '',
@@ -74,7 +77,7 @@ export function parseSettings(raw: unknown): Settings {
     maxTokens,
     approvalMode: oneOf(r.approvalMode, ['auto', 'ask', 'read-only'] as const, d.approvalMode),
     protectedPaths: stringList(r.protectedPaths, d.protectedPaths),
-    activeTools: stringList(r.activeTools, d.activeTools).filter((t) => (ALL_TOOLS as readonly string[]).includes(t)),
+    activeTools: stringList(r.activeTools, d.activeTools).filter(isCodingToolName),
     runtimePreference: oneOf(r.runtimePreference, ['auto', 'webcontainer', 'embedded'] as const, d.runtimePreference),
     theme: oneOf(r.theme, ['system', 'light', 'dark'] as const, d.theme),
     customInstructions: stringOr(r.customInstructions, d.customInstructions),

@@ -29,9 +29,9 @@ export class WorkspaceTransfer {
    */
   importRepo(source: RepoSource, options: { onProgress?: (p: ZipImportProgress) => void; signal?: AbortSignal } = {}): Promise<RepoImport> {
     return this.session.queue(async () => {
-      const runtime = this.session.writableRuntime();
+      const workspace = this.session.writableWorkspace();
       const id = this.session.current()!.id;
-      const result = await importRepo(runtime, source, options);
+      const result = await importRepo(workspace, source, options);
       try {
         await this.session.store.saveSnapshot(id, 'baseline', result.zip);
         await this.session.workspaceReplaced();
@@ -66,16 +66,16 @@ export class WorkspaceTransfer {
 
   /** The open session's workspace as a zip download (binaries included, node_modules left out). */
   async exportWorkspace(): Promise<ExportDownload> {
-    const runtime = this.session.runtime();
-    return { fileName: workspaceZipName(this.session.current()?.title ?? ''), data: await exportWorkspaceZip(runtime), mimeType: 'application/zip' };
+    const workspace = this.session.workspace();
+    return { fileName: workspaceZipName(this.session.current()?.title ?? ''), data: await exportWorkspaceZip(workspace), mimeType: 'application/zip' };
   }
 
   /** What changed in the open session's workspace since its baseline, with the baseline for reverts. */
   async changes(): Promise<{ changes: FileChange[]; baseline: FileMap }> {
-    const runtime = this.session.runtime();
+    const workspace = this.session.workspace();
     const id = this.session.current()?.id;
     const baseline = id && !id.startsWith('unsaved-') ? await loadBaseline(this.session.store, id) : new Map<string, Uint8Array>();
-    return { changes: await workspaceChanges(runtime, baseline), baseline };
+    return { changes: await workspaceChanges(workspace, baseline), baseline };
   }
 
   /** The changes as a .patch download `git apply` accepts on the original repo. */
@@ -86,6 +86,6 @@ export class WorkspaceTransfer {
 
   /** Puts one changed file back as the baseline has it. */
   async revert(change: FileChange, baseline: FileMap): Promise<void> {
-    await revertFile(this.session.writableRuntime(), change, baseline);
+    await revertFile(this.session.writableWorkspace(), change, baseline);
   }
 }

@@ -1,4 +1,5 @@
-// Path arithmetic shared by both runtimes: POSIX, no Node `path` (the core also runs in a Web Worker).
+// The path rules of the workspace, written once: POSIX, no Node `path` (the core also runs in a Web Worker). The
+// runtimes, the Workspace, the tools, the policy, the store and the UI all use these.
 
 /** Where both runtimes keep the workspace unless told otherwise. */
 export const DEFAULT_WORKDIR = '/home/project';
@@ -12,6 +13,21 @@ export function normalizeAbsolute(path: string): string {
     else parts.push(segment);
   }
   return '/' + parts.join('/');
+}
+
+/**
+ * The canonical form of any path, absolute or relative: `//` collapsed, `.` and `..` resolved, no trailing slash. A
+ * relative path that climbs above its start keeps its leading `..` (it names a different file); '' becomes '.'.
+ */
+export function normalizePath(path: string): string {
+  if (path.startsWith('/')) return normalizeAbsolute(path);
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+    else parts.push(part);
+  }
+  return parts.length === 0 ? '.' : parts.join('/');
 }
 
 /** The absolute form of `path`, read relative to `base` unless it is already absolute. */
@@ -29,6 +45,23 @@ export function relativeTo(root: string, absolute: string): string | undefined {
   if (absolute === root) return '';
   if (!isInside(root, absolute)) return undefined;
   return absolute.slice(root === '/' ? 1 : root.length + 1);
+}
+
+/** The path as a person or the model should see it: relative to `workdir` when inside it ('.' for it), else absolute. */
+export function displayPath(workdir: string, absolute: string): string {
+  const relative = relativeTo(normalizeAbsolute(workdir), absolute);
+  if (relative === undefined) return absolute;
+  return relative === '' ? '.' : relative;
+}
+
+/** True when one of two absolute paths is the other or a folder above it: an effect on one can be seen at the other. */
+export function pathsOverlap(a: string, b: string): boolean {
+  return isInside(a, b) || isInside(b, a);
+}
+
+/** `dir/name`, without doubling the slash at the root. */
+export function joinPath(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
 }
 
 /** The folder holding `absolute` (`/` for top-level entries). */

@@ -4,6 +4,7 @@
 //   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline   workspace zips
 //   settings:  "settings"                    the settings object (API keys stay in this store)
 import { get, set } from 'idb-keyval';
+import { messageText, titleFromPrompt } from '../ai/messages';
 import type { Message, UserMessage } from '../ai/types';
 import { mapStorageError, openDatabase, requestResult } from './db';
 import { findMessageProblem } from './message-schema';
@@ -28,7 +29,6 @@ export type SessionStoreOptions = {
 };
 
 const SETTINGS_KEY = 'settings';
-const TITLE_LENGTH = 80;
 
 export const pad = (seq: number): string => String(seq).padStart(8, '0');
 export const entryKey = (id: string, seq: number): string => `${id}/${pad(seq)}`;
@@ -322,14 +322,9 @@ function accountFor(session: SessionRecord, message: Message, seq: number): Sess
   return next;
 }
 
-/** A title from the first prompt: its first non-empty line, shortened. */
+/** A title from the first prompt (the one rule the whole app uses). */
 export function titleFrom(message: UserMessage): string {
-  const text =
-    typeof message.content === 'string'
-      ? message.content
-      : message.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ');
-  const line = text.split('\n').find((l) => l.trim())?.trim() ?? '';
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+  return titleFromPrompt(messageText(message, { separator: ' ' }));
 }
 
 function zeroTokens(): TokenTotals {

@@ -1,9 +1,15 @@
 // navigator.storage wrappers that degrade to null where the API is missing (Node, older browsers, some iframes).
 
-type StorageManagerLike = Pick<StorageManager, 'estimate' | 'persist' | 'persisted'>;
+// Declared here rather than taken from the DOM's StorageManager: `persist` exists only on a page's navigator, and
+// the store is also type-checked as worker code.
+type StorageManagerLike = {
+  estimate?(): Promise<{ usage?: number; quota?: number }>;
+  persist?(): Promise<boolean>;
+  persisted?(): Promise<boolean>;
+};
 
 function storageManager(): StorageManagerLike | null {
-  const nav = (globalThis as { navigator?: { storage?: StorageManagerLike } }).navigator;
+  const nav = (globalThis as unknown as { navigator?: { storage?: StorageManagerLike } }).navigator;
   return nav?.storage ?? null;
 }
 

@@ -2,6 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool, AgentToolResult } from '../agent/types';
 import type { Runtime } from '../runtime/types';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
 import { textResult } from './tool-support';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from './truncate';
 import { formatBytes } from './utf8';
@@ -31,8 +33,9 @@ export interface BashDetails {
   fullOutputPath?: string;
 }
 
-/** The bash tool over `runtime`. */
-export function createBashTool(runtime: Runtime): AgentTool<typeof bashParameters> {
+/** The bash tool over `target`'s workspace. */
+export function createBashTool(target: Runtime | Workspace): AgentTool<typeof bashParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'bash',
     label: 'Bash',
@@ -42,6 +45,7 @@ export function createBashTool(runtime: Runtime): AgentTool<typeof bashParameter
       'returned and the full output is saved to a file you can read. A non-zero exit code is reported as an error. ' +
       `Commands are killed after timeout seconds (default ${DEFAULT_BASH_TIMEOUT_SECONDS}).`,
     parameters: bashParameters,
+    effects: () => effectsOf('bash', []),
     async execute(toolCallId, args, signal, onUpdate) {
       const timeoutSeconds = Math.min(args.timeout ?? DEFAULT_BASH_TIMEOUT_SECONDS, MAX_BASH_TIMEOUT_SECONDS);
       const timeoutMs = Math.round(timeoutSeconds * 1000);
@@ -63,7 +67,7 @@ export function createBashTool(runtime: Runtime): AgentTool<typeof bashParameter
       const started = Date.now();
       try {
         if (!controller.signal.aborted) {
-          const result = await runtime.exec(args.command, {
+          const result = await workspace.exec(args.command, {
             signal: controller.signal,
             timeoutMs,
             onOutput: (chunk) => output.push(chunk),
@@ -85,7 +89,7 @@ export function createBashTool(runtime: Runtime): AgentTool<typeof bashParameter
         else if (Date.now() - started >= timeoutMs) stoppedBy = 'timeout';
       }
 
-      const { text, details } = await finishOutput(runtime, toolCallId, output.text(), exitCode);
+      const { text, details } = await finishOutput(workspace, toolCallId, output.text(), exitCode);
       if (stoppedBy === 'abort') throw new Error(`${text}\n\nCommand aborted; it was stopped before finishing.`);
       if (stoppedBy === 'timeout') {
         throw new Error(`${text}\n\nCommand timed out after ${timeoutSeconds} seconds and was killed. ` +

@@ -1,13 +1,13 @@
 // The edit tool: exact text replacements in one file, all-or-nothing, line endings and BOM preserved.
 import { Type, type Static } from '@sinclair/typebox';
-import { mutationQueueFor } from '../agent/mutation-queue';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
 import { prepareEditArguments } from './edit-arguments';
 import { unifiedDiff } from './edit-diff';
 import { applyLocatedEdits, EditMatchError, locateEdits } from './edit-match';
-import { displayPath, resolveToolPath } from './paths';
-import { hasNulByte, canonicalPath, textResult, throwIfAborted } from './tool-support';
+import { hasNulByte, textResult, throwIfAborted } from './tool-support';
 import { decodeUtf8Strict } from './utf8';
 
 export const editParameters = Type.Object({
@@ -36,8 +36,9 @@ export interface EditDetails {
   tolerantMatches: number[];
 }
 
-/** The edit tool over `runtime`; edits of one file are serialized with writes of it. */
-export function createEditTool(runtime: Runtime): AgentTool<typeof editParameters> {
+/** The edit tool over `target`'s workspace; edits of one file are serialized with every other writer of it. */
+export function createEditTool(target: Runtime | Workspace): AgentTool<typeof editParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'edit',
     label: 'Edit',
@@ -48,11 +49,11 @@ export function createEditTool(runtime: Runtime): AgentTool<typeof editParameter
       'whitespace, quotes and dashes are tolerated. Line endings and a byte-order mark are preserved.',
     parameters: editParameters,
     prepareArguments: prepareEditArguments,
+    effects: (args) => effectsOf('edit', [workspace.resolve(args.path)]),
     async execute(_toolCallId, args, signal) {
-      const absolute = resolveToolPath(runtime, args.path);
-      const shown = displayPath(runtime.workdir, absolute);
-      const target = await canonicalPath(runtime, absolute);
-      return mutationQueueFor(runtime).run(target, async () => {
+      const absolute = workspace.resolve(args.path);
+      const shown = workspace.display(absolute);
+      return workspace.mutate(absolute, async (target, runtime) => {
         throwIfAborted(signal, 'Editing the file');
         const stat = await runtime.stat(target);
         if (stat === null) {

@@ -2,8 +2,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
 import { matchesGlob } from './grep';
-import { displayPath, relativeInside, resolveToolPath } from './paths';
+import { relativeTo } from './paths';
 import { textResult } from './tool-support';
 import { truncateHead } from './truncate';
 import { walkTree } from './walk';
@@ -20,8 +22,9 @@ export const findParameters = Type.Object({
 
 export type FindArguments = Static<typeof findParameters>;
 
-/** The find tool over `runtime`. */
-export function createFindTool(runtime: Runtime): AgentTool<typeof findParameters> {
+/** The find tool over `target`'s workspace. */
+export function createFindTool(target: Runtime | Workspace): AgentTool<typeof findParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'find',
     label: 'Find',
@@ -30,23 +33,24 @@ export function createFindTool(runtime: Runtime): AgentTool<typeof findParameter
       'with "/"), including dotfiles; skips node_modules, .git and anything .gitignore excludes. ' +
       `At most ${DEFAULT_FIND_LIMIT} results unless limit is given.`,
     parameters: findParameters,
+    effects: (args) => effectsOf('find', [workspace.resolve(args.path ?? '.')]),
     async execute(_toolCallId, args, signal) {
-      const root = resolveToolPath(runtime, args.path ?? '.');
-      const stat = await runtime.stat(root);
+      const root = workspace.resolve(args.path ?? '.');
+      const stat = await workspace.stat(root);
       if (stat === null) throw new Error(`Path not found: ${args.path} (resolved to ${root}). Use ls to see what exists.`);
       if (stat.type !== 'dir') throw new Error(`${args.path} is not a directory; find searches inside a folder.`);
       const limit = args.limit ?? DEFAULT_FIND_LIMIT;
 
       const found: string[] = [];
-      for await (const entry of walkTree(runtime, root, signal)) {
-        const relative = relativeInside(root, entry.absolute);
+      for await (const entry of walkTree(workspace, root, signal)) {
+        const relative = relativeTo(root, entry.absolute);
         if (!relative || !matchesGlob(relative, args.pattern)) continue;
-        const shown = displayPath(runtime.workdir, entry.absolute);
+        const shown = workspace.display(entry.absolute);
         found.push(entry.type === 'dir' ? `${shown}/` : shown);
       }
       if (signal?.aborted) throw new Error('Find aborted.');
       if (found.length === 0) {
-        return textResult(`No files match ${JSON.stringify(args.pattern)} in ${displayPath(runtime.workdir, root)}.`, {
+        return textResult(`No files match ${JSON.stringify(args.pattern)} in ${workspace.display(root)}.`, {
           count: 0,
         });
       }

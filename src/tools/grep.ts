@@ -3,11 +3,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import { minimatch } from 'minimatch';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { displayPath, relativeInside, resolveToolPath } from './paths';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
+import { relativeTo } from './paths';
 import { hasNulByte, textResult } from './tool-support';
 import { DEFAULT_MAX_BYTES, truncateHead } from './truncate';
 import { decodeUtf8Strict, formatBytes } from './utf8';
 import { walkTree } from './walk';
+import { errorText } from '../ai/messages';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -30,8 +33,9 @@ export interface GrepDetails {
   limitReached: boolean;
 }
 
-/** The grep tool over `runtime`. */
-export function createGrepTool(runtime: Runtime): AgentTool<typeof grepParameters> {
+/** The grep tool over `target`'s workspace. */
+export function createGrepTool(target: Runtime | Workspace): AgentTool<typeof grepParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'grep',
     label: 'Grep',
@@ -40,14 +44,15 @@ export function createGrepTool(runtime: Runtime): AgentTool<typeof grepParameter
       '(context lines as `file-line- text`), paths relative to the project folder. Skips node_modules, .git, ' +
       `binary files and anything .gitignore excludes. Stops at ${DEFAULT_GREP_LIMIT} matches unless limit is given.`,
     parameters: grepParameters,
+    effects: (args) => effectsOf('grep', [workspace.resolve(args.path ?? '.')]),
     async execute(_toolCallId, args, signal) {
       const matcher = buildMatcher(args);
-      const root = resolveToolPath(runtime, args.path ?? '.');
-      const stat = await runtime.stat(root);
+      const root = workspace.resolve(args.path ?? '.');
+      const stat = await workspace.stat(root);
       if (stat === null) throw new Error(`Path not found: ${args.path} (resolved to ${root}). Use ls or find to locate it.`);
       const limit = args.limit ?? DEFAULT_GREP_LIMIT;
       const context = args.context ?? 0;
-      const files = stat.type === 'dir' ? filesUnder(runtime, root, args.glob, signal) : single(root);
+      const files = stat.type === 'dir' ? filesUnder(workspace, root, args.glob, signal) : single(root);
 
       const lines: string[] = [];
       let matches = 0;
@@ -55,14 +60,14 @@ export function createGrepTool(runtime: Runtime): AgentTool<typeof grepParameter
       let limitReached = false;
       for await (const file of files) {
         if (signal?.aborted) throw new Error('Search aborted.');
-        const text = await readText(runtime, file);
+        const text = await readText(workspace, file);
         if (text === null) continue;
         filesSearched++;
         const fileLines = text.split('\n');
         const found = searchLines(fileLines, matcher, limit - matches);
         if (found.length === 0) continue;
         matches += found.length;
-        lines.push(...formatMatches(displayPath(runtime.workdir, file), fileLines, found, context));
+        lines.push(...formatMatches(workspace.display(file), fileLines, found, context));
         if (matches >= limit) {
           limitReached = true;
           break;
@@ -71,7 +76,7 @@ export function createGrepTool(runtime: Runtime): AgentTool<typeof grepParameter
 
       const details: GrepDetails = { matches, filesSearched, limitReached };
       if (matches === 0) {
-        return textResult(`No matches for ${JSON.stringify(args.pattern)} in ${displayPath(runtime.workdir, root)} ` +
+        return textResult(`No matches for ${JSON.stringify(args.pattern)} in ${workspace.display(root)} ` +
           `(${filesSearched} files searched).`, details);
       }
       const cut = truncateHead(lines.join('\n'));
@@ -95,7 +100,7 @@ function buildMatcher(args: GrepArguments): RegExp {
     try {
       return new RegExp(source, args.ignoreCase ? 'i' : '');
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       throw new Error(`Invalid regular expression ${JSON.stringify(args.pattern)}: ${reason}. ` +
         'Fix the pattern, or pass literal: true to search for the text as written.');
     }
@@ -105,7 +110,7 @@ function buildMatcher(args: GrepArguments): RegExp {
 async function* filesUnder(runtime: Runtime, root: string, glob: string | undefined, signal?: AbortSignal) {
   for await (const entry of walkTree(runtime, root, signal)) {
     if (entry.type === 'dir') continue;
-    if (glob && !matchesGlob(relativeInside(root, entry.absolute) ?? entry.absolute, glob)) continue;
+    if (glob && !matchesGlob(relativeTo(root, entry.absolute) ?? entry.absolute, glob)) continue;
     yield entry.absolute;
   }
 }

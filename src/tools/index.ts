@@ -1,6 +1,7 @@
-// Conch's seven coding tools, each working only through the Runtime interface.
+// Conch's seven coding tools, each working only through the Workspace (the Runtime interface, with its queue).
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
+import { Workspace } from '../runtime/workspace';
 import { createBashTool } from './bash';
 import { createEditTool } from './edit';
 import { createFindTool } from './find';
@@ -10,28 +11,36 @@ import { createReadTool } from './read';
 import { createWriteTool } from './write';
 
 export { createBashTool, createEditTool, createFindTool, createGrepTool, createLsTool, createReadTool, createWriteTool };
-export { displayPath, resolvePath, resolveToolPath } from './paths';
+export { displayPath, resolvePath } from './paths';
+export {
+  CODING_TOOL_NAMES,
+  DEFAULT_ACTIVE_TOOLS,
+  READ_ONLY_TOOLS,
+  TOOL_CATALOG,
+  isCodingToolName,
+  toolTraits,
+  type CodingToolName,
+  type ToolTraits,
+} from './catalog';
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead, truncateTail, type TruncationResult } from './truncate';
 export type { BashDetails } from './bash';
 export type { EditDetails } from './edit';
 export type { ReadDetails } from './read';
 export type { WriteDetails } from './write';
 
-export const CODING_TOOL_NAMES = ['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls'] as const;
-export type CodingToolName = (typeof CODING_TOOL_NAMES)[number];
-
-/** The tools active in a new session. */
-export const DEFAULT_ACTIVE_TOOLS = ['read', 'bash', 'edit', 'write'] as const;
-
-/** All seven coding tools over `runtime`, in CODING_TOOL_NAMES order. */
-export function createCodingTools(runtime: Runtime): AgentTool[] {
+/**
+ * All seven coding tools over a sandbox, in CODING_TOOL_NAMES order. Given a bare runtime, they work in the one
+ * Workspace of that runtime (so they share its per-file queue with everyone else who writes its files).
+ */
+export function createCodingTools(target: Runtime | Workspace): AgentTool[] {
+  const workspace = Workspace.of(target);
   return [
-    createReadTool(runtime),
-    createWriteTool(runtime),
-    createEditTool(runtime),
-    createBashTool(runtime),
-    createGrepTool(runtime),
-    createFindTool(runtime),
-    createLsTool(runtime),
+    createReadTool(workspace),
+    createWriteTool(workspace),
+    createEditTool(workspace),
+    createBashTool(workspace),
+    createGrepTool(workspace),
+    createFindTool(workspace),
+    createLsTool(workspace),
   ];
 }

@@ -2,7 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { displayPath, resolveToolPath } from './paths';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
 import { textResult } from './tool-support';
 import { truncateHead } from './truncate';
 
@@ -15,8 +16,9 @@ export const lsParameters = Type.Object({
 
 export type LsArguments = Static<typeof lsParameters>;
 
-/** The ls tool over `runtime`. */
-export function createLsTool(runtime: Runtime): AgentTool<typeof lsParameters> {
+/** The ls tool over `target`'s workspace. */
+export function createLsTool(target: Runtime | Workspace): AgentTool<typeof lsParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'ls',
     label: 'List',
@@ -24,17 +26,18 @@ export function createLsTool(runtime: Runtime): AgentTool<typeof lsParameters> {
       'List a folder\'s entries, sorted alphabetically, folders marked with a trailing "/", dotfiles included. ' +
       `At most ${DEFAULT_LS_LIMIT} entries unless limit is given.`,
     parameters: lsParameters,
+    effects: (args) => effectsOf('ls', [workspace.resolve(args.path ?? '.')]),
     async execute(_toolCallId, args) {
-      const folder = resolveToolPath(runtime, args.path ?? '.');
-      const shownFolder = displayPath(runtime.workdir, folder);
-      const stat = await runtime.stat(folder);
+      const folder = workspace.resolve(args.path ?? '.');
+      const shownFolder = workspace.display(folder);
+      const stat = await workspace.stat(folder);
       if (stat === null) {
         throw new Error(`Path not found: ${args.path ?? '.'} (resolved to ${folder}). List its parent folder to see what exists.`);
       }
       if (stat.type !== 'dir') {
         throw new Error(`${args.path} is not a directory (it is a ${stat.type}). Use read to see a file's content.`);
       }
-      const entries = await runtime.readdir(folder);
+      const entries = await workspace.readdir(folder);
       if (entries.length === 0) return textResult(`(${shownFolder} is empty)`, { count: 0 });
 
       const names = entries

@@ -2,7 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { displayPath, resolveToolPath } from './paths';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
 import { hasNulByte, imageMimeType, shellQuote, textResult, throwIfAborted } from './tool-support';
 import { countLines, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from './truncate';
 import { decodeUtf8Strict, formatBytes, toBase64, utf8Length } from './utf8';
@@ -25,8 +26,9 @@ export interface ReadDetails {
   truncatedBy?: 'lines' | 'bytes' | 'limit' | null;
 }
 
-/** The read tool over `runtime`. */
-export function createReadTool(runtime: Runtime): AgentTool<typeof readParameters> {
+/** The read tool over `target`'s workspace. */
+export function createReadTool(target: Runtime | Workspace): AgentTool<typeof readParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'read',
     label: 'Read',
@@ -35,15 +37,16 @@ export function createReadTool(runtime: Runtime): AgentTool<typeof readParameter
       'a cut read ends with a notice giving the offset to continue from. Use offset and limit to read part of a ' +
       'large file. PNG, JPEG, GIF and WebP images come back as images. Paths are relative to the project folder.',
     parameters: readParameters,
+    effects: (args) => effectsOf('read', [workspace.resolve(args.path)]),
     async execute(_toolCallId, args, signal) {
-      const absolute = resolveToolPath(runtime, args.path);
-      const shown = displayPath(runtime.workdir, absolute);
-      const stat = await runtime.stat(absolute);
+      const absolute = workspace.resolve(args.path);
+      const shown = workspace.display(absolute);
+      const stat = await workspace.stat(absolute);
       if (stat === null) {
         throw new Error(`File not found: ${args.path} (resolved to ${absolute}). Use ls or find to locate the file.`);
       }
       if (stat.type === 'dir') throw new Error(`${args.path} is a directory, not a file. Use ls to list its contents.`);
-      const bytes = await runtime.readFile(absolute);
+      const bytes = await workspace.readFile(absolute);
       throwIfAborted(signal, 'Reading the file');
 
       const mimeType = imageMimeType(bytes);

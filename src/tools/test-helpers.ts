@@ -3,6 +3,7 @@ import type { AgentToolResult } from '../agent/types';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import type { Runtime } from '../runtime/types';
 import { resolvePath } from './paths';
+import { errorText } from '../ai/messages';
 
 /** An embedded runtime whose workdir holds `files` (paths relative to the workdir). */
 export async function runtimeWith(files: Record<string, string | Uint8Array> = {}): Promise<Runtime> {
@@ -26,7 +27,7 @@ export async function errorOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
   throw new Error('expected the tool call to fail, but it succeeded');
 }

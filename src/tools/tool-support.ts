@@ -1,7 +1,5 @@
-// Small pieces every tool shares: result construction, file-kind sniffing and the per-file mutation key.
+// Small pieces every tool shares: result construction, file-kind sniffing, abort checks and shell quoting.
 import type { AgentToolResult } from '../agent/types';
-import type { Runtime } from '../runtime/types';
-import { joinPath, parentOf } from './paths';
 
 /** A result holding one text block. */
 export function textResult(text: string, details?: unknown): AgentToolResult {
@@ -25,24 +23,6 @@ export function hasNulByte(bytes: Uint8Array, scanLength = 8192): boolean {
   const end = Math.min(bytes.length, scanLength);
   for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
   return false;
-}
-
-/**
- * The symlink-resolved form of `absolute` when the runtime can resolve it (for a file not yet created, its resolved
- * folder plus its name), else `absolute` itself. Edits and writes queue under it and write to it, so a link and its
- * target share one queue and writing through a link changes the target rather than replacing the link.
- */
-export async function canonicalPath(runtime: Runtime, absolute: string): Promise<string> {
-  if (!runtime.realpath) return absolute;
-  try {
-    return await runtime.realpath(absolute);
-  } catch {
-    try {
-      return joinPath(await runtime.realpath(parentOf(absolute)), absolute.slice(absolute.lastIndexOf('/') + 1));
-    } catch {
-      return absolute;
-    }
-  }
 }
 
 /** Throws the standard abort error when `signal` is aborted. */

@@ -2,7 +2,7 @@
 // .git and whatever the .gitignore files along the way exclude.
 import ignore, { type Ignore } from 'ignore';
 import type { EntryType, Runtime } from '../runtime/types';
-import { joinPath, parentOf, relativeInside } from './paths';
+import { joinPath, parentOf, relativeTo } from './paths';
 
 const ALWAYS_SKIPPED = new Set(['node_modules', '.git']);
 
@@ -53,7 +53,7 @@ async function* walkFolder(
 
 function ignoredBy(rules: IgnoreRule[], absolute: string, isDir: boolean): boolean {
   for (const rule of rules) {
-    const relative = relativeInside(rule.base, absolute);
+    const relative = relativeTo(rule.base, absolute);
     if (!relative) continue;
     if (rule.matcher.ignores(isDir ? `${relative}/` : relative)) return true;
   }

@@ -1,10 +1,11 @@
 // The write tool: creates or overwrites a whole file, making parent folders as needed.
 import { Type, type Static } from '@sinclair/typebox';
-import { mutationQueueFor } from '../agent/mutation-queue';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { displayPath, parentOf, resolveToolPath } from './paths';
-import { canonicalPath, textResult, throwIfAborted } from './tool-support';
+import { Workspace } from '../runtime/workspace';
+import { effectsOf } from './catalog';
+import { parentOf } from './paths';
+import { textResult, throwIfAborted } from './tool-support';
 import { countLines } from './truncate';
 
 export const writeParameters = Type.Object({
@@ -21,8 +22,9 @@ export interface WriteDetails {
   lines: number;
 }
 
-/** The write tool over `runtime`; writes to one file are serialized with edits of it. */
-export function createWriteTool(runtime: Runtime): AgentTool<typeof writeParameters> {
+/** The write tool over `target`'s workspace; writes to one file are serialized with every other writer of it. */
+export function createWriteTool(target: Runtime | Workspace): AgentTool<typeof writeParameters> {
+  const workspace = Workspace.of(target);
   return {
     name: 'write',
     label: 'Write',
@@ -30,11 +32,11 @@ export function createWriteTool(runtime: Runtime): AgentTool<typeof writeParamet
       'Write a file with the given content: creates it (and any missing parent folders) or overwrites it entirely. ' +
       'To change part of an existing file, prefer the edit tool.',
     parameters: writeParameters,
+    effects: (args) => effectsOf('write', [workspace.resolve(args.path)]),
     async execute(_toolCallId, args, signal) {
-      const absolute = resolveToolPath(runtime, args.path);
-      const shown = displayPath(runtime.workdir, absolute);
-      const target = await canonicalPath(runtime, absolute);
-      return mutationQueueFor(runtime).run(target, async () => {
+      const absolute = workspace.resolve(args.path);
+      const shown = workspace.display(absolute);
+      return workspace.mutate(absolute, async (target, runtime) => {
         throwIfAborted(signal, 'Writing the file');
         const existing = await runtime.stat(target);
         if (existing?.type === 'dir') {

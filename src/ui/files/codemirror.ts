@@ -6,7 +6,7 @@ import { LanguageDescription } from '@codemirror/language';
 import { languages } from '@codemirror/language-data';
 import { oneDark } from '@codemirror/theme-one-dark';
 
-export type FileEditor = { view: EditorView; setDark(dark: boolean): void; text(): string; destroy(): void };
+export type FileEditor = { view: EditorView; setDark(dark: boolean): void; text(): string; setText(text: string): void; destroy(): void };
 
 /** An editor for `text` inside `parent`; the language follows the file name, loaded on demand. */
 export function createFileEditor(options: {
@@ -45,6 +45,7 @@ export function createFileEditor(options: {
     view,
     setDark: (dark) => view.dispatch({ effects: theme.reconfigure(dark ? oneDark : []) }),
     text: () => view.state.doc.toString(),
+    setText: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
     destroy: () => view.destroy(),
   };
 }

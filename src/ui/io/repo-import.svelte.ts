@@ -4,6 +4,7 @@
 import type { SessionLibrary } from '../../app/session-library.svelte';
 import { describeSkipped, isCancel } from '../../app/import-outcome';
 import type { RepoSource } from '../../app/workspace-io';
+import { errorText } from '../../app/error-text';
 
 export type ImportPhase = 'idle' | 'reading' | 'importing' | 'done' | 'failed' | 'cancelled';
 
@@ -74,7 +75,7 @@ export class RepoImportState {
         this.message = 'Import cancelled; the workspace was not changed.';
       } else {
         this.phase = 'failed';
-        this.message = error instanceof Error ? error.message : String(error);
+        this.message = errorText(error);
       }
     } finally {
       this.controller = null;

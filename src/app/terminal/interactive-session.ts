@@ -1,6 +1,7 @@
 // The person's interactive shell when the runtime offers one (WebContainer's `jsh` on a pseudo-terminal): raw
 // keystrokes in, raw terminal output out, resized with the panel. DOM-free, so tests drive it with fake streams.
 
+import { errorText } from '../../ai/messages';
 import type { Runtime } from '../../runtime/types';
 
 /** A process attached to a pseudo-terminal; `WebContainerProcess` has this shape. */
@@ -88,7 +89,7 @@ export class InteractiveSession {
       process = await this.host.openShell(this.size);
     } catch (error) {
       if (!this.disposed) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorText(error);
         this.write(`${RED}The shell could not start: ${reason}${RESET}\r\n${DIM}Press Enter to try again.${RESET}\r\n`);
       }
       return;

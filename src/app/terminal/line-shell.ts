@@ -2,7 +2,8 @@
 // interactive `jsh` is available. DOM-free: it reads terminal input (xterm's `onData` strings) and writes terminal
 // output to a sink, so tests drive it without a terminal.
 
-import type { Runtime } from '../runtime/types';
+import { errorText } from '../../ai/messages';
+import type { Runtime } from '../../runtime/types';
 
 export type ShellRuntime = Pick<Runtime, 'exec' | 'workdir'>;
 
@@ -440,6 +441,3 @@ function unknownEscapeLength(data: string): number {
   return Math.min(data.length, 2);
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

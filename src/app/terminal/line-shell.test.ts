@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedRuntime } from '../runtime/embedded';
-import type { ExecOptions, ExecResult } from '../runtime/types';
-import { LineShell, promptLocation, toTerminalLineEnds, type ShellRuntime } from './terminal-shell';
+import { createEmbeddedRuntime } from '../../runtime/embedded';
+import type { ExecOptions, ExecResult } from '../../runtime/types';
+import { LineShell, promptLocation, toTerminalLineEnds, type ShellRuntime } from './line-shell';
 
 const UP = '\x1b[A';
 const DOWN = '\x1b[B';

@@ -1,6 +1,6 @@
 // The read-only "agent" view: each agent command as `$ command` and its output, appended as the list grows.
 
-import { toTerminalLineEnds } from '../../app/terminal-shell';
+import { toTerminalLineEnds } from './line-shell';
 
 export type TranscriptCommand = {
   id: string;

@@ -1,5 +1,5 @@
 // The agent's bash commands of one session, with their output as it streams, for the Terminal panel's agent view.
-import type { AgentToolResult } from '../agent/types';
+import type { AgentToolResult } from '../../agent/types';
 import type { AgentCommand } from './agent-commands';
 
 const MAX_AGENT_COMMANDS = 200;

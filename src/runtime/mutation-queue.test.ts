@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMutationQueue, mutationQueueFor, normalizeQueueKey } from './mutation-queue';
+import { createMutationQueue } from './mutation-queue';
+import { normalizePath } from './paths';
 
 function deferred() {
   let resolve!: () => void;
@@ -55,18 +56,12 @@ describe('mutation queue', () => {
     await expect(later).resolves.toBe('written');
   });
 
-  it('shares one queue per runtime object', () => {
-    const runtime = {};
-    expect(mutationQueueFor(runtime)).toBe(mutationQueueFor(runtime));
-    expect(mutationQueueFor(runtime)).not.toBe(mutationQueueFor({}));
-  });
-
   it('normalizes keys', () => {
-    expect(normalizeQueueKey('/home//project/./src/../a.ts')).toBe('/home/project/a.ts');
-    expect(normalizeQueueKey('/home/project/dir/')).toBe('/home/project/dir');
-    expect(normalizeQueueKey('/../a')).toBe('/a');
-    expect(normalizeQueueKey('/')).toBe('/');
-    expect(normalizeQueueKey('./a/b/..')).toBe('a');
-    expect(normalizeQueueKey('../x')).toBe('../x');
+    expect(normalizePath('/home//project/./src/../a.ts')).toBe('/home/project/a.ts');
+    expect(normalizePath('/home/project/dir/')).toBe('/home/project/dir');
+    expect(normalizePath('/../a')).toBe('/a');
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('./a/b/..')).toBe('a');
+    expect(normalizePath('../x')).toBe('../x');
   });
 });

@@ -1,0 +1,26 @@
+// Which calls of one assistant message must wait for which: calls overlap only where they cannot observe each
+// other's effects, and otherwise keep the order the model wrote them.
+// - anything after an 'exec' call (a shell command may read or change anything) waits for it;
+// - an 'exec' call waits for every earlier call that touches files (reads too: the command could change what a read
+//   returns, and the model wrote the read first);
+// - two calls whose paths overlap (the same path, or one a folder above the other) keep their order when at least
+//   one of them writes: read-after-write, write-after-read and write-after-write;
+// - a call whose tool declares no effects waits for nothing and holds up nothing.
+import type { ToolEffects } from './types';
+
+/** True when a call with effects `later` must wait for an earlier call with effects `earlier`. */
+export function mustFollow(earlier: ToolEffects | undefined, later: ToolEffects | undefined): boolean {
+  if (!earlier || !later) return false;
+  if (earlier.kind === 'exec' || later.kind === 'exec') return true;
+  if (earlier.kind === 'read' && later.kind === 'read') return false;
+  return earlier.paths.some((a) => later.paths.some((b) => pathsOverlap(a, b)));
+}
+
+// The loop knows no sandbox, so it compares the (already absolute, normalized) paths the tools declared by text.
+function pathsOverlap(a: string, b: string): boolean {
+  return a === b || isBelow(a, b) || isBelow(b, a);
+}
+
+function isBelow(path: string, folder: string): boolean {
+  return path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+}

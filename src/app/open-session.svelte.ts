@@ -1,0 +1,129 @@
+// One session opened in this tab: its controller, its persistence (only in the tab that holds the session's lock;
+// another tab sees it read-only), and its workspace put into the page's sandbox. The library opens and closes these;
+// everything a session does while open hangs off this one object.
+import type { Message } from '../ai/types';
+import type { Workspace } from '../runtime/workspace';
+import type { SessionLock, SessionStore } from '../store';
+import type { SessionController } from './session-controller.svelte';
+import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
+
+/** What an open session needs from the page: the sandbox's workspace and a controller for a transcript. */
+export interface SessionHost {
+  /** The page's one sandbox; its calls wait while it boots, and fail with the reason if it could not start. */
+  readonly workspace: Workspace;
+  /** Told when a session is on screen and now waits for the sandbox to put its workspace in. */
+  sessionOnScreen?(): void;
+  /** A controller for a session's transcript, working in the host's workspace with the person's settings. */
+  createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): SessionController | Promise<SessionController>;
+}
+
+export type OpenSessionOptions = {
+  store: SessionStore;
+  host: SessionHost;
+  acquireLock?: (id: string) => Promise<SessionLock | null>;
+  /** Told whenever the save state changes; `error` is set while the state is 'failed'. */
+  onSaveState?: (state: SaveState, error: Error | null) => void;
+};
+
+/** A session on screen in this tab. */
+export class OpenSession {
+  readonly id: string;
+  readonly controller: SessionController;
+  /** True when another tab has this session: it is shown, but nothing can be sent or changed. */
+  readonly readOnly: boolean;
+  /** Whether the store could keep it (false: IndexedDB refused; it lasts until the page closes). */
+  readonly saved: boolean;
+  saveState = $state<SaveState>('saved');
+
+  private readonly store: SessionStore;
+  private readonly workspace: Workspace;
+  private readonly persistence: SessionPersistence | null;
+  private lock: SessionLock | null;
+
+  private constructor(init: {
+    id: string;
+    controller: SessionController;
+    store: SessionStore;
+    workspace: Workspace;
+    lock: SessionLock | null;
+    saved: boolean;
+    onSaveState?: OpenSessionOptions['onSaveState'];
+  }) {
+    this.id = init.id;
+    this.controller = init.controller;
+    this.store = init.store;
+    this.workspace = init.workspace;
+    this.lock = init.lock;
+    this.saved = init.saved;
+    this.readOnly = init.saved && !init.lock;
+    this.persistence = init.lock
+      ? new SessionPersistence({
+          store: init.store,
+          workspace: init.workspace,
+          sessionId: init.id,
+          onStateChange: (state, error) => {
+            this.saveState = state;
+            init.onSaveState?.(state, error);
+          },
+        })
+      : null;
+    this.persistence?.attach(init.controller);
+  }
+
+  /**
+   * Shows stored session `id` at once: its transcript (repaired), its lock and its persistence. Its workspace is
+   * put into the sandbox by restoreWorkspace. Throws when the session cannot be read.
+   */
+  static async open(id: string, options: OpenSessionOptions): Promise<OpenSession> {
+    const { record, messages, lock } = await openStoredSession(options.store, id, options.acquireLock);
+    try {
+      const controller = await options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages });
+      return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, lock, saved: true, onSaveState: options.onSaveState });
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+  }
+
+  /** A session the store could not keep: it works, and lasts until the page closes. */
+  static async unsaved(options: Pick<OpenSessionOptions, 'store' | 'host'>): Promise<OpenSession> {
+    const id = `unsaved-${Date.now().toString(36)}`;
+    const controller = await options.host.createController({ id, title: 'New session', createdAt: Date.now(), messages: [] });
+    return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, lock: null, saved: false });
+  }
+
+  /**
+   * Puts the session's stored workspace (latest, else its baseline, else empty) into the sandbox, waiting for the
+   * sandbox to boot if need be; calls through the workspace (the agent's tools) wait until it is in.
+   */
+  async restoreWorkspace(): Promise<void> {
+    if (!this.saved) {
+      await this.workspace.whenReady();
+      return;
+    }
+    await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id));
+  }
+
+  /** Waits until everything of this session is stored. */
+  async flush(): Promise<void> {
+    await this.persistence?.flush();
+  }
+
+  /** Tries the failed writes again (after the person freed space). */
+  async retrySaving(): Promise<void> {
+    await this.persistence?.retry();
+  }
+
+  /** Stores the workspace after it was replaced as a whole (a repo import, a checkpoint restore). */
+  async workspaceReplaced(): Promise<void> {
+    await this.persistence?.workspaceReplaced();
+  }
+
+  /** Stops the agent, the persistence and the lock; the session leaves the screen. */
+  close(): void {
+    this.persistence?.detach();
+    this.lock?.release();
+    this.lock = null;
+    this.controller.dispose();
+  }
+}

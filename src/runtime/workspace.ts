@@ -1,0 +1,242 @@
+// The one identity of a sandbox above its runtime. Everyone who touches workspace files (the agent's tools, the
+// Files editor, the terminal, import, restore, persistence) holds the Workspace, never a runtime of their own, so:
+// - the live Runtime can be swapped underneath (WebContainer taking over from the embedded runtime) while everyone
+//   above keeps the same object; calls made before a runtime is attached wait for it;
+// - there is exactly one per-file mutation queue, keyed by the symlink-resolved path, for every writer;
+// - watchers registered once keep hearing changes across a swap;
+// - paths are resolved, shown and compared by one set of rules (./paths.ts).
+// The Workspace is itself a Runtime (forwarding to the live one), so code written against Runtime takes it as is.
+
+import { createMutationQueue, type MutationQueue } from './mutation-queue';
+import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from './paths';
+import { writeStoredZip } from './stored-zip';
+import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+
+export type WorkspaceIdentity = Pick<Runtime, 'kind' | 'workdir'>;
+
+type ChangeListener = (paths: string[]) => void;
+
+// Both runtimes work in /home/project; a workspace reports this until a runtime is attached.
+const EXPECTED: WorkspaceIdentity = { kind: 'embedded', workdir: DEFAULT_WORKDIR };
+
+// The workspace a runtime belongs to, so code handed a bare runtime still reaches the one queue of its sandbox.
+const workspaceOfRuntime = new WeakMap<Runtime, Workspace>();
+
+/** A sandbox's files and commands, whichever runtime currently serves them. */
+export class Workspace implements Runtime {
+  /** The per-file queue every writer of this sandbox's files goes through. */
+  readonly queue: MutationQueue = createMutationQueue();
+
+  private readonly expected: WorkspaceIdentity;
+  private live: Runtime | null = null;
+  private failure: Error | null = null;
+  private waiters: { resolve(runtime: Runtime): void; reject(error: Error): void }[] = [];
+  /** Settles when the current exclusive job (a whole-workspace replacement) is done; calls wait behind it. */
+  private gate: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<ChangeListener>();
+  private stopWatching: (() => void) | null = null;
+
+  constructor(expected: WorkspaceIdentity = EXPECTED) {
+    this.expected = expected;
+  }
+
+  /** The one workspace serving `runtime`: the workspace itself, the one it is attached to, or a new one around it. */
+  static of(runtime: Runtime): Workspace {
+    if (runtime instanceof Workspace) return runtime;
+    let workspace = workspaceOfRuntime.get(runtime);
+    if (!workspace) {
+      workspace = new Workspace(runtime);
+      workspace.attach(runtime);
+    }
+    return workspace;
+  }
+
+  get kind(): Runtime['kind'] {
+    return (this.live ?? this.expected).kind;
+  }
+
+  get workdir(): string {
+    return (this.live ?? this.expected).workdir;
+  }
+
+  /** The runtime serving the workspace now; null until one is attached. */
+  get current(): Runtime | null {
+    return this.live;
+  }
+
+  // ---- the live runtime ----
+
+  /** Makes `runtime` serve the workspace: calls waiting so far go to it; watchers move over from the previous one. */
+  attach(runtime: Runtime): void {
+    if (runtime === this.live) return;
+    if (this.live && workspaceOfRuntime.get(this.live) === this) workspaceOfRuntime.delete(this.live);
+    this.live = runtime;
+    this.failure = null;
+    workspaceOfRuntime.set(runtime, this);
+    this.stopWatching?.();
+    this.stopWatching = null;
+    if (this.listeners.size > 0) this.subscribe();
+    for (const waiter of this.waiters.splice(0)) waiter.resolve(runtime);
+  }
+
+  /** No runtime can serve the workspace (the sandbox could not start): waiting and later calls fail with `error`. */
+  fail(error: Error): void {
+    if (this.live) return;
+    this.failure = error;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+  }
+
+  /** The live runtime once there is one; rejects with the reason when none could start. */
+  whenReady(): Promise<Runtime> {
+    if (this.live) return Promise.resolve(this.live);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /**
+   * Runs `job` on the live runtime while every other call through this workspace waits (a restore or import
+   * replacing the files as a whole). `job` must use the runtime it is given: a call through the workspace from
+   * inside it would wait for the job itself.
+   */
+  exclusive<T>(job: (runtime: Runtime) => Promise<T>): Promise<T> {
+    const run = this.gate.then(() => this.whenReady()).then(job);
+    this.gate = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  // ---- paths ----
+
+  /** The absolute, normalized form of a path given relative to the workdir or absolute (surrounding blanks ignored). */
+  resolve(path: string): string {
+    const trimmed = path.trim();
+    return resolvePath(this.workdir, trimmed === '' ? '.' : trimmed);
+  }
+
+  /** `absolute` relative to the workdir ('' for the workdir itself); undefined outside it. */
+  relative(absolute: string): string | undefined {
+    return relativeTo(this.workdir, absolute);
+  }
+
+  /** How a person or the model should see `absolute`: workdir-relative inside it, absolute outside. */
+  display(absolute: string): string {
+    return displayPath(this.workdir, absolute);
+  }
+
+  /**
+   * The symlink-resolved form of `path` (for a file not created yet: its resolved folder plus its name). Writers
+   * queue under it and write to it, so a link and its target share one queue and writing through a link changes
+   * the target rather than replacing the link.
+   */
+  async canonical(path: string): Promise<string> {
+    const absolute = this.resolve(path);
+    try {
+      return await this.realpath(absolute);
+    } catch {
+      try {
+        return joinPath(await this.realpath(parentOf(absolute)), absolute.slice(absolute.lastIndexOf('/') + 1));
+      } catch {
+        return absolute;
+      }
+    }
+  }
+
+  /**
+   * Runs a read-modify-write of one file in the file's turn of the queue: `job` gets the canonical path and the
+   * live runtime to use for it (calls through the workspace itself would queue behind the job).
+   */
+  async mutate<T>(path: string, job: (target: string, runtime: Runtime) => Promise<T>): Promise<T> {
+    const target = await this.canonical(path);
+    return this.queue.run(target, async () => job(target, await this.ready()));
+  }
+
+  // ---- Runtime, forwarded to the live runtime ----
+
+  readFile = async (path: string): Promise<Uint8Array> => (await this.ready()).readFile(path);
+  /** Queued with every other write of the same file. */
+  writeFile = (path: string, data: Uint8Array | string): Promise<void> => this.mutate(path, (target, rt) => rt.writeFile(target, data));
+  readdir = async (path: string): Promise<{ name: string; type: EntryType }[]> => (await this.ready()).readdir(path);
+  stat = async (path: string) => (await this.ready()).stat(path);
+  mkdir = async (path: string): Promise<void> => (await this.ready()).mkdir(path);
+  rm = async (path: string, opts?: { recursive?: boolean }): Promise<void> => (await this.ready()).rm(path, opts);
+  rename = async (from: string, to: string): Promise<void> => (await this.ready()).rename(from, to);
+  exec = async (command: string, opts?: ExecOptions): Promise<ExecResult> => (await this.ready()).exec(command, opts);
+  exportZip = async (opts?: { exclude?: string[] }): Promise<Uint8Array> => (await this.ready()).exportZip(opts);
+  importZip = async (zip: Uint8Array): Promise<void> => (await this.ready()).importZip(zip);
+  importFiles = async (files: { path: string; data: Uint8Array }[]): Promise<void> => {
+    const rt = await this.ready();
+    return rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files));
+  };
+  realpath = async (path: string): Promise<string> => {
+    const rt = await this.ready();
+    return rt.realpath ? rt.realpath(path) : this.resolve(path);
+  };
+
+  beginImport(): StagedImport {
+    const rt = this.live;
+    return rt?.beginImport ? rt.beginImport() : collectImport(this);
+  }
+
+  /** Listens to file changes of whichever runtime serves the workspace, across swaps. */
+  watch(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    if (this.listeners.size === 1 && this.live) this.subscribe();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) {
+        this.stopWatching?.();
+        this.stopWatching = null;
+      }
+    };
+  }
+
+  /** Stops listening to the runtime; the runtime itself belongs to whoever attached it. */
+  async dispose(): Promise<void> {
+    this.listeners.clear();
+    this.stopWatching?.();
+    this.stopWatching = null;
+  }
+
+  /** The live runtime once it is attached and no whole-workspace replacement is running. */
+  private async ready(): Promise<Runtime> {
+    let gate: Promise<void>;
+    do {
+      gate = this.gate;
+      await gate;
+    } while (gate !== this.gate);
+    return this.whenReady();
+  }
+
+  private subscribe(): void {
+    const runtime = this.live;
+    if (!runtime || this.stopWatching) return;
+    this.stopWatching = runtime.watch((paths) => {
+      if (this.live !== runtime) return; // a late batch from a runtime swapped out
+      for (const listener of [...this.listeners]) listener(paths);
+    });
+  }
+}
+
+/**
+ * A staged import for a runtime that cannot stage (or is not attached yet): the files are only collected, and commit
+ * imports them all at once.
+ */
+function collectImport(workspace: Workspace): StagedImport {
+  let files: { path: string; data: Uint8Array }[] | undefined = [];
+  return {
+    add(batch) {
+      files?.push(...batch);
+    },
+    commit() {
+      const all = files;
+      files = undefined;
+      if (!all) return Promise.reject(new Error('This import was already committed or discarded; start the import again.'));
+      return workspace.importFiles(all);
+    },
+    discard() {
+      files = undefined;
+    },
+  };
+}
