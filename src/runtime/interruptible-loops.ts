@@ -5,6 +5,7 @@
 // finish quickly pay only for the command call.
 
 import { defineCommand, type Command, type StatementNode, type TransformPlugin } from 'just-bash';
+import { nextMacrotask } from './macrotask';
 
 /** How long the interpreter may run before it lets the event loop (and an abort) in. */
 export const YIELD_EVERY_MS = 10;
@@ -69,17 +70,4 @@ function yieldStatement(): StatementNode {
     operators: [],
     background: false,
   } as StatementNode;
-}
-
-// A message-channel hop is a macrotask without the 1-4 ms clamp of setTimeout(0); setImmediate where it exists.
-function nextMacrotask(): Promise<void> {
-  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }

@@ -1,6 +1,7 @@
 // Turns a repo zip (or a picked folder) into workspace files, enforcing the safety limits before anything is
 // inflated: an unsafe or oversized archive is rejected whole, so the current workspace is never half-replaced.
 import { Inflate, inflateSync, zipSync, type Zippable } from 'fflate';
+import { nextMacrotask } from '../runtime/macrotask';
 import { writeStoredZip } from '../runtime/stored-zip';
 import { ImportCancelledError, ZipImportError } from './errors';
 import { entryData, readCentralDirectory, type ZipEntry } from './zip-directory';
@@ -55,7 +56,7 @@ export async function readRepoZip(data: Uint8Array, options: RepoZipReadOptions 
       batch = [];
       // Let the page paint the progress bar and notice a cancel.
       onProgress?.({ files: files.size, bytes, totalFiles, totalBytes });
-      await yieldToPage();
+      await nextMacrotask();
       if (signal?.aborted) throw new ImportCancelledError();
       lastYield = Date.now();
     }
@@ -236,20 +237,6 @@ const sizeMismatch = (path: string) =>
       'the size limits). Nothing was imported.',
     path,
   );
-
-// A message-channel task rather than setTimeout(0): nested timers are held back to 4 ms each, which on a big repo
-// added a tenth to the import time. The page still paints and handles input between tasks.
-function yieldToPage(): Promise<void> {
-  if (typeof MessageChannel !== 'function') return new Promise((resolve) => setTimeout(resolve, 0));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
