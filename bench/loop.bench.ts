@@ -3,19 +3,10 @@
 // Prints figures; asserts nothing.
 import { Type } from '@sinclair/typebox';
 import { createScriptedStreamFn, toolCall, type ScriptedTurn } from '../src/ai/providers/scripted';
-import type { Model } from '../src/ai/types';
+import { testModel } from '../src/ai/testing/test-model';
 import { runAgentLoop, type AgentTool } from '../src/agent/index';
 
-const model: Model = {
-  provider: 'scripted',
-  id: 'bench',
-  name: 'Bench',
-  contextWindow: 1_000_000,
-  maxTokens: 8_000,
-  input: ['text'],
-  reasoning: false,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-};
+const model = testModel({ contextWindow: 1_000_000 });
 
 const noop: AgentTool = {
   name: 'noop',

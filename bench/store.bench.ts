@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { repairTranscript } from '../src/store/repair-transcript';
 import { createSessionStore } from '../src/store/session-store';
-import { transcript } from '../src/store/test-messages';
+import { transcript } from '../src/store/testing/messages';
 import { readRepoZip } from '../src/store/zip-import';
 
 const store = createSessionStore({ prefix: `bench-${Date.now()}-` });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { toolCall } from '../ai/providers/scripted';
-import { deferred, makeTool, runScripted } from './loop-test-kit';
+import { deferred, makeTool, runScripted } from './testing/loop-kit';
 import type { AgentToolResult, ToolEffects } from './types';
 
 const schema = Type.Object({ path: Type.Optional(Type.String()), id: Type.String() });

@@ -6,7 +6,7 @@ import { EventStream } from '../ai/event-stream';
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageStream, Message, StreamFn, ToolCall } from '../ai/types';
 import { emptyUsage } from '../ai/types';
 import { runAgentLoop } from './index';
-import { echoTool, expectValidRun, makeTool, testModel, textOf, user } from './loop-test-kit';
+import { echoTool, expectValidRun, makeTool, testModel, textOf, user } from './testing/loop-kit';
 import type { AgentEvent, AgentLoopConfig, AgentTool } from './types';
 
 function assistant(content: AssistantMessage['content'], stopReason: AssistantMessage['stopReason'] = 'toolUse'): AssistantMessage {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toolCall } from '../ai/providers/scripted';
 import type { AssistantMessage, AssistantMessageStream, Message, StreamFn, ToolResultMessage } from '../ai/types';
 import { runAgentLoop } from './index';
-import { deferred, echoTool, expectValidRun, makeTool, runScripted, testModel, textOf, user } from './loop-test-kit';
+import { deferred, echoTool, expectValidRun, makeTool, runScripted, testModel, textOf, user } from './testing/loop-kit';
 import type { AgentEvent, AgentTool } from './types';
 
 const types = (events: AgentEvent[]) => events.map((e) => e.type);

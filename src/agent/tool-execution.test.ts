@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { toolCall } from '../ai/providers/scripted';
-import { deferred, echoTool, makeTool, runScripted, textOf } from './loop-test-kit';
+import { deferred, echoTool, makeTool, runScripted, textOf } from './testing/loop-kit';
 import type { AgentEvent, AgentTool } from './types';
 
 const endsOf = (events: AgentEvent[]) =>

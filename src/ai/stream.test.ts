@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customModel } from './models';
-import { collect, userRequest } from './providers/testing';
+import { collect, userRequest } from './testing/providers';
 import { stream } from './stream';
 
 describe('a request without a key', () => {

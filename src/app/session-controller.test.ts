@@ -2,15 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import type { AgentTool } from '../agent/types';
 import { createScriptedStreamFn, toolCall, type ScriptedTurnInput } from '../ai/providers/scripted';
-import type { Model } from '../ai/types';
+import { testModel } from '../ai/testing/test-model';
 import type { Runtime } from '../runtime/types';
 import { SessionController, messagesForModel } from './session-controller.svelte';
 import { defaultSettings, type Settings } from './settings';
 
-const model: Model = {
-  provider: 'anthropic', id: 'test-model', name: 'Test', contextWindow: 100_000, maxTokens: 4096,
-  input: ['text'], reasoning: false, cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 },
-};
+const model = testModel({ provider: 'anthropic' });
 
 function fakeRuntime(files: Record<string, string> = {}): Runtime {
   const enc = new TextEncoder();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedStreamFn, toolCall, type ScriptedTurnInput } from '../ai/providers/scripted';
-import type { Model } from '../ai/types';
+import { testModel } from '../ai/testing/test-model';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
@@ -12,10 +12,7 @@ import { SessionLibrary, type SessionHost } from './session-library.svelte';
 import { buildExport } from './session-sharing';
 import { defaultSettings, type Settings } from './settings';
 
-const model: Model = {
-  provider: 'mock', id: 'mock-model', name: 'Mock', contextWindow: 100_000, maxTokens: 4096,
-  input: ['text'], reasoning: false, cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 },
-};
+const model = testModel({ provider: 'mock', id: 'mock-model' });
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedRuntimeInWorker } from './embedded-client';
-import { describeRuntimeContract } from './runtime-contract';
+import { describeRuntimeContract } from './testing/runtime-contract';
 import { createInMemoryWorker } from './testing/in-memory-worker';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime } from './embedded';
-import { describeRuntimeContract } from './runtime-contract';
+import { describeRuntimeContract } from './testing/runtime-contract';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

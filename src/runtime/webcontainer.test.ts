@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeRuntimeContract } from './runtime-contract';
+import { describeRuntimeContract } from './testing/runtime-contract';
 import { createWebContainerDouble, type WebContainerDouble } from './testing/webcontainer-double';
 import { createWebContainerRuntime } from './webcontainer';
 

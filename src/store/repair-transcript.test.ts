@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../ai/types';
 import { ABORTED_BY_RELOAD, repairTranscript } from './repair-transcript';
-import { assistant, call, result, transcript, user } from './test-messages';
+import { assistant, call, result, transcript, user } from './testing/messages';
 
 describe('repairTranscript', () => {
   it('returns a whole transcript unchanged (same array)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../ai/types';
 import { redactSecrets, scanForSecrets } from './secret-scan';
-import { assistant, call, result, user } from './test-messages';
+import { assistant, call, result, user } from './testing/messages';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array | undefined) => new TextDecoder().decode(b);

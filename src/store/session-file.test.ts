@@ -2,7 +2,7 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { SessionFileError } from './errors';
 import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
-import { transcript, user } from './test-messages';
+import { transcript, user } from './testing/messages';
 import { zipFromFiles } from './zip-import';
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../ai/types';
 import { exportSessionHtml } from './session-html';
-import { assistant, call, result } from './test-messages';
+import { assistant, call, result } from './testing/messages';
 
 const payloads = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>', "' onmouseover='x"];
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StorageFullError } from './errors';
 import { ABORTED_BY_RELOAD } from './repair-transcript';
 import { createSessionStore } from './session-store';
-import { assistant, call, result, transcript, user } from './test-messages';
+import { assistant, call, result, transcript, user } from './testing/messages';
 import type { SessionChange, SessionStore } from './types';
 
 let counter = 0;

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore } from './session-store';
 import { buildSessionDownload, importSessionIntoStore, loadSessionExport, redactSessionExport, revertChange, scanSessionExport } from './session-transfer';
-import { assistant, call, transcript, user } from './test-messages';
+import { assistant, call, transcript, user } from './testing/messages';
 import { diffWorkspaces } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
 import type { FileMap, SessionStore } from './types';

@@ -3,7 +3,7 @@ import type { AgentToolResult } from '../agent/types';
 import type { ExecOptions, ExecResult, Runtime } from '../runtime/types';
 import { createBashTool, type BashDetails } from './bash';
 import { createReadTool } from './read';
-import { errorOf, runtimeWith, textOf } from './test-helpers';
+import { errorOf, runtimeWith, textOf } from './testing/tool-kit';
 
 /** `runtime` with its exec replaced, everything else real. */
 function withExec(runtime: Runtime, exec: (command: string, options?: ExecOptions) => Promise<ExecResult>): Runtime {

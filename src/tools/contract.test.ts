@@ -7,7 +7,7 @@ import { createEmbeddedRuntimeInWorker } from '../runtime/embedded-client';
 import { createInMemoryWorker } from '../runtime/testing/in-memory-worker';
 import type { ExecOptions, ExecResult, Runtime } from '../runtime/types';
 import { createCodingTools, DEFAULT_ACTIVE_TOOLS } from './index';
-import { errorOf, textOf } from './test-helpers';
+import { errorOf, textOf } from './testing/tool-kit';
 
 async function toolsOver(files: Record<string, string | Uint8Array> = {}) {
   const runtime = await createEmbeddedRuntime({ files });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEditTool, type EditDetails } from './edit';
-import { errorOf, readText, runtimeWith, textOf } from './test-helpers';
+import { errorOf, readText, runtimeWith, textOf } from './testing/tool-kit';
 
 describe('edit tool', () => {
   it('applies several edits and reports a diff', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCodingTools, DEFAULT_ACTIVE_TOOLS } from './index';
-import { runtimeWith } from './test-helpers';
+import { runtimeWith } from './testing/tool-kit';
 
 describe('createCodingTools', () => {
   it('returns the seven tools with labels, descriptions and field descriptions', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createReadTool } from './read';
-import { errorOf, runtimeWith, textOf } from './test-helpers';
+import { errorOf, runtimeWith, textOf } from './testing/tool-kit';
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFindTool } from './find';
 import { createGrepTool } from './grep';
 import { createLsTool } from './ls';
-import { errorOf, runtimeWith, textOf } from './test-helpers';
+import { errorOf, runtimeWith, textOf } from './testing/tool-kit';
 
 const project = {
   '.gitignore': 'dist/\n*.log\n',

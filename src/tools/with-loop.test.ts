@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../agent/index';
 import type { ToolResultMessage } from '../ai/types';
 import { createScriptedStreamFn, toolCall } from '../ai/providers/scripted';
+import { testModel } from '../ai/testing/test-model';
 import { createCodingTools } from './index';
-import { readText, runtimeWith } from './test-helpers';
+import { readText, runtimeWith } from './testing/tool-kit';
 
-const model = {
-  provider: 'scripted', id: 'script', name: 'Script', contextWindow: 100_000, maxTokens: 8_000,
-  input: ['text' as const], reasoning: false, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-};
+const model = testModel();
 
 describe('coding tools driven by the agent loop', () => {
   it('repairs quirky edit calls, coerces arguments and lands parallel edits of one file', async () => {

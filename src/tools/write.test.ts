@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEditTool } from './edit';
-import { readText, runtimeWith, textOf } from './test-helpers';
+import { readText, runtimeWith, textOf } from './testing/tool-kit';
 import { createWriteTool } from './write';
 
 describe('write tool', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../../e2e/mock-provider/server';
 import { stream } from '../stream';
 import type { AssistantMessage, Message, Model, ToolCall, ToolResultMessage } from '../types';
-import { FAST_RETRY, PROVIDER_CASES, READ_TOOL, BASH_TOOL, collect } from './testing';
+import { FAST_RETRY, PROVIDER_CASES, READ_TOOL, BASH_TOOL, collect } from '../testing/providers';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { customModel } from '../models';
 import { stream } from '../stream';
 import { openAICompletionsParams } from './openai-completions';
-import { collect, userRequest } from './testing';
+import { collect, userRequest } from '../testing/providers';
 
 /** A fetch that answers every request with these SSE `data:` payloads. */
 function serving(payloads: unknown[]): typeof fetch {

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { customModel } from '../models';
 import { stream } from '../stream';
-import { collect, userRequest } from './testing';
+import { collect, userRequest } from '../testing/providers';
 
 function serving(events: Record<string, unknown>[]): typeof fetch {
   const body = events.map((e, i) => `event: ${String(e.type)}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join('');

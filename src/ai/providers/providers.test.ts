@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../../e2e/mock-provider/server';
 import { stream } from '../stream';
-import { FAST_RETRY, PROVIDER_CASES, collect, userRequest } from './testing';
+import { FAST_RETRY, PROVIDER_CASES, collect, userRequest } from '../testing/providers';
 
 let mock: MockProvider;
 beforeAll(async () => {

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessageEvent, Model, StreamRequest } from '../types';
+import { testModel } from '../testing/test-model';
+import type { AssistantMessageEvent, StreamRequest } from '../types';
 import { createScriptedStreamFn, text, thinking, toolCall } from './scripted';
 
-const model: Model = {
-  provider: 'scripted',
-  id: 'script-1',
-  name: 'Script',
-  contextWindow: 100_000,
-  maxTokens: 8_000,
-  input: ['text'],
-  reasoning: false,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-};
+const model = testModel();
 const request: StreamRequest = { systemPrompt: '', messages: [], tools: [] };
 
 async function collect(stream: AsyncIterable<AssistantMessageEvent>) {

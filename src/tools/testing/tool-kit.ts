@@ -1,9 +1,9 @@
 // Shared set-up for the tool tests: a real embedded runtime seeded with files, and result readers.
-import type { AgentToolResult } from '../agent/types';
-import { createEmbeddedRuntime } from '../runtime/embedded';
-import type { Runtime } from '../runtime/types';
-import { resolvePath } from './paths';
-import { errorText } from '../ai/messages';
+import type { AgentToolResult } from '../../agent/types';
+import { errorText } from '../../ai/messages';
+import { createEmbeddedRuntime } from '../../runtime/embedded';
+import type { Runtime } from '../../runtime/types';
+import { resolvePath } from '../paths';
 
 /** An embedded runtime whose workdir holds `files` (paths relative to the workdir). */
 export async function runtimeWith(files: Record<string, string | Uint8Array> = {}): Promise<Runtime> {

@@ -3,7 +3,7 @@
 
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from './types';
+import type { Runtime } from '../types';
 
 export type RuntimeContractOptions = {
   /** Extra per-test teardown (the runtime itself is disposed by the suite). */
@@ -14,6 +14,38 @@ export type RuntimeContractOptions = {
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const allBytes = () => Uint8Array.from({ length: 256 }, (_, i) => i);
+
+/** Records a runtime's watch batches and waits for the one that reports a path (events, not fixed sleeps). */
+function recordWatch(rt: Runtime) {
+  const batches: string[][] = [];
+  const waiters = new Set<() => void>();
+  const stop = rt.watch((paths) => {
+    batches.push(paths);
+    for (const wake of [...waiters]) wake();
+  });
+  const reported = (path: string) => batches.some((batch) => batch.includes(path));
+  return {
+    batches,
+    stop,
+    /** Resolves once a batch reported `path`; fails after 3 s, naming what was reported. */
+    async until(path: string): Promise<void> {
+      const deadline = Date.now() + 3000;
+      while (!reported(path)) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`watch never reported ${path}; saw ${batches.flat().join(', ') || 'nothing'}`);
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiters.delete(wake);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(wake, left);
+          waiters.add(wake);
+        });
+      }
+    },
+  };
+}
 
 /** Registers the shared Runtime behaviour tests for `makeRuntime` under `name`. */
 export function describeRuntimeContract(
@@ -313,13 +345,10 @@ export function describeRuntimeContract(
 
       it('tells watchers about the new files', async () => {
         const rt = await fresh();
-        const seen = new Set<string>();
-        const stop = rt.watch((paths) => paths.forEach((p) => seen.add(p)));
+        const watch = recordWatch(rt);
         await rt.importFiles!(files({ 'w/x.txt': 'x' }));
-        const deadline = Date.now() + 3000;
-        while (!seen.has('w/x.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-        stop();
-        expect(seen.has('w/x.txt')).toBe(true);
+        await watch.until('w/x.txt');
+        watch.stop();
       });
     });
 
@@ -375,49 +404,37 @@ export function describeRuntimeContract(
 
       it('tells watchers once, on commit, about the removed and the new files', async () => {
         const rt = await fresh();
+        const watch = recordWatch(rt);
         await rt.writeFile('old.txt', 'old');
-        await new Promise((r) => setTimeout(r, 150)); // let that write's own report go by
-        const batches: string[][] = [];
-        const stop = rt.watch((paths) => batches.push(paths));
+        await watch.until('old.txt'); // that write's own report has gone by
+        watch.batches.length = 0;
         const staged = rt.beginImport!();
         staged.add(files({ 'w/x.txt': 'x' }));
         staged.add(files({ 'y.txt': 'y' }));
-        await new Promise((r) => setTimeout(r, 150));
-        expect(batches).toEqual([]);
+        // Reports arrive in order: once a later write is reported, anything the staging reported has arrived too.
+        await rt.writeFile('probe-before.txt', 'p');
+        await watch.until('probe-before.txt');
+        expect(watch.batches.flat()).not.toContain('w/x.txt');
         await staged.commit();
-        const deadline = Date.now() + 3000;
-        while (batches.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-        await new Promise((r) => setTimeout(r, 150));
-        stop();
-        expect(batches).toHaveLength(1);
-        expect(batches[0]).toEqual(expect.arrayContaining(['old.txt', 'w/x.txt', 'y.txt']));
+        await watch.until('w/x.txt');
+        await rt.writeFile('probe-after.txt', 'p');
+        await watch.until('probe-after.txt');
+        watch.stop();
+        const imports = watch.batches.filter((batch) => batch.includes('w/x.txt') || batch.includes('y.txt') || batch.includes('old.txt'));
+        expect(imports).toHaveLength(1);
+        expect(imports[0]).toEqual(expect.arrayContaining(['old.txt', 'w/x.txt', 'y.txt']));
       });
     });
 
     describe('watch', () => {
       it('reports writes through the runtime and by commands, relative to the workdir', async () => {
         const rt = await fresh();
-        const seen = new Set<string>();
-        let wake: (() => void) | undefined;
-        const stop = rt.watch((paths) => {
-          for (const path of paths) seen.add(path);
-          wake?.();
-        });
-        const waitFor = async (path: string): Promise<void> => {
-          const deadline = Date.now() + 3000;
-          while (!seen.has(path)) {
-            if (Date.now() > deadline) throw new Error(`watch never reported ${path}; saw ${[...seen].join(', ')}`);
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              setTimeout(resolve, 100);
-            });
-          }
-        };
+        const watch = recordWatch(rt);
         await rt.writeFile('by-method.txt', 'x');
-        await waitFor('by-method.txt');
+        await watch.until('by-method.txt');
         await rt.exec('mkdir -p out && echo y > out/by-command.txt');
-        await waitFor('out/by-command.txt');
-        stop();
+        await watch.until('out/by-command.txt');
+        watch.stop();
       });
     });
   });

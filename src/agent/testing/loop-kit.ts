@@ -2,21 +2,13 @@
 // invariants every run must keep.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { expect } from 'vitest';
-import type { Message, Model, ToolResultMessage, UserMessage } from '../ai/types';
-import { createScriptedStreamFn, type ScriptedTurnFactory, type ScriptedTurnInput } from '../ai/providers/scripted';
-import { runAgentLoop } from './loop';
-import type { AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from './types';
+import type { Message, Model, ToolResultMessage, UserMessage } from '../../ai/types';
+import { createScriptedStreamFn, type ScriptedTurnFactory, type ScriptedTurnInput } from '../../ai/providers/scripted';
+import { testModel as makeTestModel } from '../../ai/testing/test-model';
+import { runAgentLoop } from '../loop';
+import type { AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from '../types';
 
-export const testModel: Model = {
-  provider: 'scripted',
-  id: 'script-1',
-  name: 'Script',
-  contextWindow: 100_000,
-  maxTokens: 8_000,
-  input: ['text'],
-  reasoning: false,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-};
+export const testModel: Model = makeTestModel();
 
 export function user(text: string): UserMessage {
   return { role: 'user', content: text, timestamp: 0 };

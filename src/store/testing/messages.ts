@@ -1,5 +1,5 @@
 // Message builders shared by the store's tests and bench (not part of the public API).
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../ai/types';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../../ai/types';
 
 export function user(text: string, timestamp = 1): UserMessage {
   return { role: 'user', content: text, timestamp };
