@@ -75,7 +75,7 @@ describe('createEmbeddedRuntime', () => {
     const loops = {
       'while with a redirect': 'echo before; while true; do echo x >/dev/null; done',
       'until': 'until false; do :; done',
-      'for over a long list': 'for i in $(seq 1 20000); do echo $i >/dev/null; done',
+      'for over a long list': 'for i in $(seq 1 5000); do echo $i >/dev/null; done',
       'C-style for': 'for ((i = 0; ; i++)); do :; done',
       'a loop in a function': 'spin() { while :; do :; done; }; spin',
       'a loop in a script run by bash': "printf 'while :; do :; done\\n' > spin.sh; bash spin.sh",
@@ -84,10 +84,13 @@ describe('createEmbeddedRuntime', () => {
       it(name, async () => {
         const runtime = createEmbeddedRuntime();
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 150);
-        const started = Date.now();
+        let abortedAt = Infinity;
+        setTimeout(() => {
+          abortedAt = Date.now();
+          controller.abort();
+        }, 150);
         const result = await runtime.exec(command, { signal: controller.signal });
-        expect(Date.now() - started).toBeLessThan(150 + 500);
+        expect(Date.now() - abortedAt).toBeLessThan(500);
         expect(result.exitCode).toBeNull();
         expect(result.output).toMatch(/aborted/);
         // The runtime stays usable after the stop.
