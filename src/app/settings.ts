@@ -1,16 +1,16 @@
 // The person's settings: what they chose, with defaults for a first visit. Persisted in the `settings` store;
 // the API key lives only there and in provider requests.
+import { PROVIDER_IDS, type ProviderId } from '../ai/provider-ids';
 import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../tools/catalog';
 
-export type { CodingToolName };
+export { PROVIDER_IDS, isCodingToolName };
+export type { CodingToolName, ProviderId };
 
-export type ProviderId = 'anthropic' | 'openai' | 'google' | 'openai-compatible';
 export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
 export type ApprovalMode = 'auto' | 'ask' | 'read-only';
 export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
 export type Theme = 'system' | 'light' | 'dark';
 
-export const PROVIDER_IDS: readonly ProviderId[] = ['anthropic', 'openai', 'google', 'openai-compatible'];
 /** The tools a person can switch on, in the catalog's order. */
 export const ALL_TOOLS = CODING_TOOL_NAMES;
 

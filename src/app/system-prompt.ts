@@ -1,5 +1,6 @@
 // What the model is told about its world: the sandbox as it really is, the tools it has, the date, then the
 // project's own instructions (AGENTS.md or CLAUDE.md) and the person's.
+import { isCodingToolName, toolTraits, type CodingToolName } from '../tools/catalog';
 
 export type PromptTool = { name: string; description: string };
 
@@ -18,7 +19,7 @@ export type SystemPromptInput = {
 const MAX_LISTING = 60;
 const MAX_AGENTS_MD = 20_000;
 
-const TOOL_GUIDELINES: Record<string, string> = {
+const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
   read: 'Read a file before editing it; use offset and limit for long files instead of reading everything.',
   edit: 'Prefer edit for small changes to existing files; oldText must match the file exactly and be unique.',
   write: 'Use write for new files or complete rewrites only.',
@@ -53,8 +54,8 @@ function describeListing(listing: string[]): string {
 function describeTools(tools: PromptTool[]): string {
   if (tools.length === 0) return 'You have no tools in this session: answer from the conversation only.';
   const lines = tools.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`);
-  const guidelines = tools.map((t) => TOOL_GUIDELINES[t.name]).filter((g): g is string => Boolean(g));
-  const hasWriting = tools.some((t) => t.name === 'edit' || t.name === 'write' || t.name === 'bash');
+  const guidelines = tools.flatMap((t) => (isCodingToolName(t.name) ? [TOOL_GUIDELINES[t.name]] : []));
+  const hasWriting = tools.some((t) => !toolTraits(t.name).readOnly);
   if (!hasWriting) guidelines.push('You can only look, not change: describe the changes you would make.');
   return `Tools available:\n${lines.join('\n')}\n\nGuidelines:\n${guidelines.map((g) => `- ${g}`).join('\n')}`;
 }

@@ -1,5 +1,6 @@
 // A tool call's arguments as a person reads them: the command for bash, path and line range for read, path and
 // size for write, a diff for edit.
+import { isCodingToolName } from '../../app/settings';
 
 export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk'; text: string };
 export type ToolSummary = { title: string; detail?: string; code?: string; diff?: DiffLine[] };
@@ -52,6 +53,7 @@ function editDiff(args: Record<string, unknown>, details: unknown): DiffLine[] {
 
 /** What a card shows for `toolName` called with `rawArgs` (and its result details once known). */
 export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: unknown): ToolSummary {
+  if (!isCodingToolName(toolName)) return { title: toolName, code: JSON.stringify(rawArgs, null, 2) };
   const args = rawArgs && typeof rawArgs === 'object' ? (rawArgs as Record<string, unknown>) : {};
   const path = str(args.path) ?? str(args.file_path);
   switch (toolName) {
@@ -76,7 +78,9 @@ export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: 
       return { title: `Find ${str(args.pattern) ?? ''}`, detail: path };
     case 'ls':
       return { title: `List ${path ?? '.'}` };
-    default:
-      return { title: toolName, code: JSON.stringify(rawArgs, null, 2) };
+    default: {
+      const unhandled: never = toolName;
+      return unhandled;
+    }
   }
 }
