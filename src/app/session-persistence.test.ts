@@ -57,6 +57,17 @@ function fakeSession(): PersistedSession & { running: boolean; readonly listenin
 
 const text = (files: Map<string, Uint8Array>, path: string) => new TextDecoder().decode(files.get(path));
 
+/** Resolves once `runtime`'s watch reports `path`. */
+function reported(runtime: Runtime, path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = runtime.watch((paths) => {
+      if (!paths.includes(path)) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 async function setup(files: Record<string, string> = {}) {
   const store = freshStore();
   const runtime = await createEmbeddedRuntime({ files });
@@ -74,7 +85,9 @@ describe('SessionPersistence', () => {
     session.running = true;
     session.emit(user('Change a.txt'));
     session.emit(callingWrite('c1'));
+    const watched = reported(runtime, 'a.txt');
     await runtime.writeFile('a.txt', 'after');
+    await watched; // the change has reached persistence before the flush, as it would by a run's end
     session.emit(resultOf('c1'));
     session.end();
     await persistence.flush();
