@@ -1,0 +1,119 @@
+// The summary call: the same provider and model as the session, its own system prompt, no tools, the transcript as
+// plain text. When the text does not fit one call, old bulky tool results are pruned first; what still does not fit
+// is summarised in chunks, oldest first, each call updating the summary so far.
+import type { AssistantMessage, Message, Model, StreamFn, StreamOptions, Usage } from '../../ai/types';
+import { addUsage } from '../../ai/cost';
+import { emptyUsage } from '../../ai/types';
+import { CHARS_PER_TOKEN, estimateTextTokens } from './estimate';
+import { pruneOldToolResults } from './prune';
+import { cutText, serializeMessage } from './serialize';
+import { historyInstructions, SUMMARY_SYSTEM_PROMPT, summaryRequestText, turnPrefixInstructions } from './summary-prompts';
+
+/** How the summary calls are made. */
+export type SummaryCaller = {
+  model: Model;
+  streamFn: StreamFn;
+  /** The session's options (API key, headers); thinking is turned off and the output limit set per call. */
+  streamOptions?: Omit<StreamOptions, 'signal'>;
+  /** The most a summary may be. */
+  maxOutputTokens: number;
+  signal?: AbortSignal;
+};
+
+export type SummaryResult =
+  | { ok: true; text: string; usage: Usage; calls: number }
+  | { ok: false; reason: 'aborted' | 'failed'; message: string; usage: Usage; calls: number };
+
+export type SummaryKind = { kind: 'history'; previous?: string; focus?: string } | { kind: 'turn-prefix'; focus?: string };
+
+/** Tokens kept free in every summary call for wrapping and for estimates that run low. */
+const SAFETY_TOKENS = 512;
+
+/** Summarises `messages` (see the file comment); never throws. */
+export async function summarize(messages: readonly Message[], what: SummaryKind, caller: SummaryCaller): Promise<SummaryResult> {
+  let usage = emptyUsage();
+  let calls = 0;
+  const budgetChars = chunkBudgetTokens(caller, what) * CHARS_PER_TOKEN;
+  const chunks = chunksOf(pruneOldToolResults(messages, budgetChars).messages, budgetChars);
+  let previous = what.kind === 'history' ? what.previous : undefined;
+  for (const chunk of chunks) {
+    const instructions =
+      what.kind === 'history' ? historyInstructions(previous, what.focus) : turnPrefixInstructions(what.focus);
+    calls++;
+    const reply = await callModel(summaryRequestText(chunk, instructions), caller);
+    if (reply.message) usage = addUsage(usage, reply.message.usage);
+    if (!reply.ok) return { ok: false, reason: reply.reason, message: reply.error, usage, calls };
+    // A turn prefix too long for one call keeps its chunks' summaries side by side; history updates one summary.
+    previous = what.kind === 'history' || previous === undefined ? reply.text : `${previous}\n\n${reply.text}`;
+  }
+  return { ok: true, text: previous ?? '', usage, calls };
+}
+
+/** How many tokens of transcript one call may carry: the window less the reply, the instructions and a margin. */
+function chunkBudgetTokens(caller: SummaryCaller, what: SummaryKind): number {
+  const instructions = what.kind === 'history' ? historyInstructions('', what.focus) : turnPrefixInstructions(what.focus);
+  // An update call also carries the summary so far, which is at most one reply long.
+  const previous = what.kind === 'history' ? caller.maxOutputTokens : 0;
+  const fixed = estimateTextTokens(SUMMARY_SYSTEM_PROMPT + instructions) + previous + caller.maxOutputTokens + SAFETY_TOKENS;
+  return Math.max(1_000, caller.model.contextWindow - fixed);
+}
+
+/** The serialised transcript in pieces of at most `budgetChars`, split between messages where possible. */
+export function chunksOf(messages: readonly Message[], budgetChars: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const message of messages) {
+    const text = cutText(serializeMessage(message), budgetChars);
+    if (current && current.length + 2 + text.length > budgetChars) {
+      chunks.push(current);
+      current = '';
+    }
+    current = current ? `${current}\n\n${text}` : text;
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+type CallOutcome =
+  | { ok: true; text: string; message: AssistantMessage }
+  | { ok: false; reason: 'aborted' | 'failed'; error: string; message?: AssistantMessage };
+
+async function callModel(text: string, caller: SummaryCaller): Promise<CallOutcome> {
+  const { signal } = caller;
+  if (signal?.aborted) return { ok: false, reason: 'aborted', error: 'The compaction was cancelled.' };
+  let message: AssistantMessage;
+  try {
+    const stream = await caller.streamFn(
+      caller.model,
+      { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [{ role: 'user', content: text, timestamp: Date.now() }], tools: [] },
+      { ...caller.streamOptions, signal, maxTokens: caller.maxOutputTokens, thinking: 'off' },
+    );
+    message = await untilAborted(stream.result(), signal);
+  } catch (error) {
+    if (signal?.aborted) return { ok: false, reason: 'aborted', error: 'The compaction was cancelled.' };
+    return { ok: false, reason: 'failed', error: `The summary request failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (message.stopReason === 'aborted' || signal?.aborted) {
+    return { ok: false, reason: 'aborted', error: 'The compaction was cancelled.', message };
+  }
+  if (message.stopReason === 'error') {
+    return { ok: false, reason: 'failed', error: `The summary request failed: ${message.errorMessage ?? 'no reason given'}`, message };
+  }
+  const summary = message.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .trim();
+  if (!summary) return { ok: false, reason: 'failed', error: 'The model returned an empty summary.', message };
+  return { ok: true, text: summary, message };
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (a provider that ignores the signal must not hold us). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
