@@ -14,7 +14,7 @@ export {
   type CompactionSettings,
 } from './settings';
 export { findCutPoint, type CutOptions, type CutPoint } from './cut-point';
-export { prunedNotice, pruneOldToolResults, pruneToolResult } from './prune';
+export { prunedNotice, pruneToolResult, serializeForSummary } from './prune';
 export { serializeTranscript, TOOL_RESULT_CHARS } from './serialize';
 export { collectFileLists, type FileEffect, type FileEffectOf, type FileLists } from './file-lists';
 export { SUMMARY_SYSTEM_PROMPT } from './summary-prompts';
@@ -22,4 +22,5 @@ export { summarize, type SummaryCaller, type SummaryResult } from './summarize';
 export { compactContext, summaryOutputTokens, type CompactionOutcome, type CompactionRequest } from './compact';
 export { buildModelContext, isResendable, latestCompactionAt, summaryMessage, SUMMARY_PREFIX, type ModelContext } from './model-context';
 export { ContextGuard, type CompactionReason, type ContextGuardOptions } from './context-guard';
+export type { CompactionEntry } from '../../ai/types';
 export { isContextOverflowMessage } from './overflow';

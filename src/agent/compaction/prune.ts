@@ -1,5 +1,5 @@
 // Old bulky tool results are the cheapest thing to drop from what a summary call reads: the model can re-run the
-// tool. Only copies sent to the summary call are pruned; the person's transcript keeps the full output.
+// tool. Only the text sent to the summary call is pruned; the person's transcript keeps the full output.
 import type { Message, ToolResultMessage } from '../../ai/types';
 import { serializeMessage } from './serialize';
 
@@ -13,35 +13,38 @@ export function prunedNotice(lines: number): string {
 
 /** A copy of `result` with its output replaced by the notice (its images dropped too). */
 export function pruneToolResult(result: ToolResultMessage): ToolResultMessage {
-  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { ...result, content: [{ type: 'text', text: prunedNotice(text.split('\n').length) }] };
+  let lines = 0;
+  for (const block of result.content) if (block.type === 'text') lines += countLines(block.text);
+  return { ...result, content: [{ type: 'text', text: prunedNotice(Math.max(1, lines)) }] };
 }
 
 /**
- * `messages` with their oldest bulky tool results pruned until the serialised transcript is at most `maxChars`.
- * Results in the newest quarter of the messages stay: they are what the work was doing last. Returns the input array
- * itself when it already fits.
+ * `messages` serialised for the summary call, the oldest bulky tool results pruned until the whole is at most
+ * `maxChars` (with a blank line between messages). Results in the newest quarter stay: they are what the work was
+ * doing last. What still does not fit is for the caller to chunk.
  */
-export function pruneOldToolResults(messages: readonly Message[], maxChars: number): { messages: Message[]; pruned: number } {
-  const sizes = messages.map((message) => serializeMessage(message).length + 2);
-  let total = sizes.reduce((sum, size) => sum + size, 0);
-  if (total <= maxChars) return { messages: messages as Message[], pruned: 0 };
-  const result = messages.slice();
+export function serializeForSummary(messages: readonly Message[], maxChars: number): string[] {
+  const texts = messages.map((message) => serializeMessage(message));
+  let total = texts.reduce((sum, text) => sum + text.length + 2, 0);
   const protectedFrom = Math.floor(messages.length * 0.75);
-  let pruned = 0;
   for (let i = 0; i < protectedFrom && total > maxChars; i++) {
-    const message = result[i];
+    const message = messages[i];
     if (message.role !== 'toolResult' || !isBulky(message)) continue;
-    const replacement = pruneToolResult(message);
-    result[i] = replacement;
-    total -= sizes[i] - (serializeMessage(replacement).length + 2);
-    pruned++;
+    const pruned = serializeMessage(pruneToolResult(message));
+    total -= texts[i].length - pruned.length;
+    texts[i] = pruned;
   }
-  return { messages: result, pruned };
+  return texts;
 }
 
 function isBulky(result: ToolResultMessage): boolean {
   let chars = 0;
   for (const block of result.content) chars += block.type === 'text' ? block.text.length : BULKY_RESULT_CHARS;
   return chars >= BULKY_RESULT_CHARS;
+}
+
+function countLines(text: string): number {
+  let lines = text.length > 0 ? 1 : 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < text.length - 1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
 }

@@ -5,8 +5,8 @@ import type { AssistantMessage, Message, Model, StreamFn, StreamOptions, Usage }
 import { addUsage } from '../../ai/cost';
 import { emptyUsage } from '../../ai/types';
 import { CHARS_PER_TOKEN, estimateTextTokens } from './estimate';
-import { pruneOldToolResults } from './prune';
-import { cutText, serializeMessage } from './serialize';
+import { serializeForSummary } from './prune';
+import { cutText } from './serialize';
 import { historyInstructions, SUMMARY_SYSTEM_PROMPT, summaryRequestText, turnPrefixInstructions } from './summary-prompts';
 
 /** How the summary calls are made. */
@@ -34,7 +34,7 @@ export async function summarize(messages: readonly Message[], what: SummaryKind,
   let usage = emptyUsage();
   let calls = 0;
   const budgetChars = chunkBudgetTokens(caller, what) * CHARS_PER_TOKEN;
-  const chunks = chunksOf(pruneOldToolResults(messages, budgetChars).messages, budgetChars);
+  const chunks = chunksOf(serializeForSummary(messages, budgetChars), budgetChars);
   let previous = what.kind === 'history' ? what.previous : undefined;
   for (const chunk of chunks) {
     const instructions =
@@ -58,19 +58,22 @@ function chunkBudgetTokens(caller: SummaryCaller, what: SummaryKind): number {
   return Math.max(1_000, caller.model.contextWindow - fixed);
 }
 
-/** The serialised transcript in pieces of at most `budgetChars`, split between messages where possible. */
-export function chunksOf(messages: readonly Message[], budgetChars: number): string[] {
+/** Serialised messages joined into pieces of at most `budgetChars`, split between messages where possible. */
+export function chunksOf(texts: readonly string[], budgetChars: number): string[] {
   const chunks: string[] = [];
-  let current = '';
-  for (const message of messages) {
-    const text = cutText(serializeMessage(message), budgetChars);
-    if (current && current.length + 2 + text.length > budgetChars) {
-      chunks.push(current);
-      current = '';
+  let current: string[] = [];
+  let size = 0;
+  for (const whole of texts) {
+    const text = cutText(whole, budgetChars);
+    if (current.length > 0 && size + 2 + text.length > budgetChars) {
+      chunks.push(current.join('\n\n'));
+      current = [];
+      size = 0;
     }
-    current = current ? `${current}\n\n${text}` : text;
+    size += (current.length > 0 ? 2 : 0) + text.length;
+    current.push(text);
   }
-  if (current) chunks.push(current);
+  if (current.length > 0) chunks.push(current.join('\n\n'));
   return chunks;
 }
 
