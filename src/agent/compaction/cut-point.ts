@@ -27,69 +27,48 @@ export type CutOptions = {
 
 /** Where to cut `messages`, or null when nothing before the kept part is left to summarise. */
 export function findCutPoint(messages: readonly Message[], options: CutOptions): CutPoint | null {
-  const { from } = options;
+  const { from, keepRecentTokens, maxKeptTokens } = options;
   const end = messages.length;
   if (from >= end) return null;
-
+  // keptFrom[i]: the tokens kept when the cut falls before message i.
   const keptFrom = new Array<number>(end + 1).fill(0);
   for (let i = end - 1; i >= from; i--) keptFrom[i] = keptFrom[i + 1] + options.tokensOf(messages[i]);
+  const startsKept = (i: number) => messages[i].role !== 'toolResult';
+  const isUser = (i: number) => messages[i].role === 'user';
 
-  let reached = from;
-  for (let i = end - 1; i >= from; i--) {
-    if (keptFrom[i] >= options.keepRecentTokens) {
-      reached = i;
-      break;
-    }
-  }
-
-  const canCut = (i: number) => i < end && messages[i].role !== 'toolResult';
-  let cut = end;
-  if (reached === from) {
+  // The newest message at which the kept part reaches keepRecentTokens.
+  const reached = lastIndex(from + 1, end, (i) => keptFrom[i] >= keepRecentTokens);
+  let cut: number;
+  if (reached === undefined) {
     // Everything fits in what is kept: only a compaction that was asked for goes on, keeping the last turn.
     if (!options.force) return null;
-    for (let i = end - 1; i > from; i--) {
-      if (messages[i].role === 'user') {
-        cut = i;
-        break;
-      }
-    }
+    cut = lastIndex(from + 1, end, isUser) ?? end;
   } else {
-    for (let i = reached; i < end; i++) {
-      if (canCut(i)) {
-        cut = i;
-        break;
-      }
-    }
-    // Splitting a turn costs a second summary and loses its thread: a later turn start that still keeps half as much
-    // is the better cut.
-    if (cut < end && messages[cut].role !== 'user') {
-      for (let i = cut + 1; i < end && keptFrom[i] >= options.keepRecentTokens / 2; i++) {
-        if (messages[i].role === 'user') {
-          cut = i;
-          break;
-        }
-      }
-    }
+    cut = firstIndex(reached, end, startsKept) ?? end;
+    // Splitting a turn costs a second summary and loses its thread: the next turn's start is the better cut when it
+    // still keeps half as much.
+    const nextTurn = cut < end && !isUser(cut) ? firstIndex(cut + 1, end, isUser) : undefined;
+    if (nextTurn !== undefined && keptFrom[nextTurn] >= keepRecentTokens / 2) cut = nextTurn;
     if (cut === end) {
       // Only tool results from `reached` on: keep the call that produced them, if that still leaves room.
-      for (let i = reached - 1; i > from; i--) {
-        if (canCut(i)) {
-          if (keptFrom[i] <= options.maxKeptTokens) cut = i;
-          break;
-        }
-      }
+      const call = lastIndex(from + 1, reached, startsKept);
+      if (call !== undefined && keptFrom[call] <= maxKeptTokens) cut = call;
     }
   }
-  while (cut < end && keptFrom[cut] > options.maxKeptTokens) {
-    let next = cut + 1;
-    while (next < end && !canCut(next)) next++;
-    cut = next;
-  }
+  while (cut < end && keptFrom[cut] > maxKeptTokens) cut = firstIndex(cut + 1, end, startsKept) ?? end;
   if (cut <= from) return null;
 
-  if (cut === end || messages[cut].role === 'user') return { firstKept: cut };
-  for (let i = cut - 1; i >= from; i--) {
-    if (messages[i].role === 'user') return { firstKept: cut, turnStart: i };
-  }
-  return { firstKept: cut };
+  if (cut === end || isUser(cut)) return { firstKept: cut };
+  const turnStart = lastIndex(from, cut, isUser);
+  return turnStart === undefined ? { firstKept: cut } : { firstKept: cut, turnStart };
+}
+
+function firstIndex(from: number, to: number, test: (i: number) => boolean): number | undefined {
+  for (let i = from; i < to; i++) if (test(i)) return i;
+  return undefined;
+}
+
+function lastIndex(from: number, to: number, test: (i: number) => boolean): number | undefined {
+  for (let i = to - 1; i >= from; i--) if (test(i)) return i;
+  return undefined;
 }

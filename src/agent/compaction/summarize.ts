@@ -4,6 +4,7 @@
 import type { AssistantMessage, Message, Model, StreamFn, StreamOptions, Usage } from '../../ai/types';
 import { addUsage } from '../../ai/cost';
 import { emptyUsage } from '../../ai/types';
+import { ABORTED, AbortRace, errorText } from '../abort';
 import { CHARS_PER_TOKEN, estimateTextTokens } from './estimate';
 import { serializeForSummary } from './prune';
 import { cutText } from './serialize';
@@ -21,8 +22,8 @@ export type SummaryCaller = {
 };
 
 export type SummaryResult =
-  | { ok: true; text: string; usage: Usage; calls: number }
-  | { ok: false; reason: 'aborted' | 'failed'; message: string; usage: Usage; calls: number };
+  | { ok: true; text: string; usage: Usage }
+  | { ok: false; reason: 'aborted' | 'failed'; message: string; usage: Usage };
 
 export type SummaryKind = { kind: 'history'; previous?: string; focus?: string } | { kind: 'turn-prefix'; focus?: string };
 
@@ -32,21 +33,19 @@ const SAFETY_TOKENS = 512;
 /** Summarises `messages` (see the file comment); never throws. */
 export async function summarize(messages: readonly Message[], what: SummaryKind, caller: SummaryCaller): Promise<SummaryResult> {
   let usage = emptyUsage();
-  let calls = 0;
   const budgetChars = chunkBudgetTokens(caller, what) * CHARS_PER_TOKEN;
   const chunks = chunksOf(serializeForSummary(messages, budgetChars), budgetChars);
   let previous = what.kind === 'history' ? what.previous : undefined;
   for (const chunk of chunks) {
     const instructions =
       what.kind === 'history' ? historyInstructions(previous, what.focus) : turnPrefixInstructions(what.focus);
-    calls++;
     const reply = await callModel(summaryRequestText(chunk, instructions), caller);
     if (reply.message) usage = addUsage(usage, reply.message.usage);
-    if (!reply.ok) return { ok: false, reason: reply.reason, message: reply.error, usage, calls };
+    if (!reply.ok) return { ok: false, reason: reply.reason, message: reply.error, usage };
     // A turn prefix too long for one call keeps its chunks' summaries side by side; history updates one summary.
     previous = what.kind === 'history' || previous === undefined ? reply.text : `${previous}\n\n${reply.text}`;
   }
-  return { ok: true, text: previous ?? '', usage, calls };
+  return { ok: true, text: previous ?? '', usage };
 }
 
 /** How many tokens of transcript one call may carry: the window less the reply, the instructions and a margin. */
@@ -82,23 +81,26 @@ type CallOutcome =
   | { ok: false; reason: 'aborted' | 'failed'; error: string; message?: AssistantMessage };
 
 async function callModel(text: string, caller: SummaryCaller): Promise<CallOutcome> {
+  const cancelled: CallOutcome = { ok: false, reason: 'aborted', error: 'The compaction was cancelled.' };
   const { signal } = caller;
-  if (signal?.aborted) return { ok: false, reason: 'aborted', error: 'The compaction was cancelled.' };
-  let message: AssistantMessage;
+  if (signal?.aborted) return cancelled;
+  // A provider that ignores the signal must not hold a cancelled compaction open.
+  const aborts = new AbortRace(signal);
+  let message: AssistantMessage | typeof ABORTED;
   try {
     const stream = await caller.streamFn(
       caller.model,
       { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [{ role: 'user', content: text, timestamp: Date.now() }], tools: [] },
       { ...caller.streamOptions, signal, maxTokens: caller.maxOutputTokens, thinking: 'off' },
     );
-    message = await untilAborted(stream.result(), signal);
+    message = await aborts.race(stream.result());
   } catch (error) {
-    if (signal?.aborted) return { ok: false, reason: 'aborted', error: 'The compaction was cancelled.' };
-    return { ok: false, reason: 'failed', error: `The summary request failed: ${error instanceof Error ? error.message : String(error)}` };
+    return signal?.aborted ? cancelled : { ok: false, reason: 'failed', error: `The summary request failed: ${errorText(error)}` };
+  } finally {
+    aborts.dispose();
   }
-  if (message.stopReason === 'aborted' || signal?.aborted) {
-    return { ok: false, reason: 'aborted', error: 'The compaction was cancelled.', message };
-  }
+  if (message === ABORTED) return cancelled;
+  if (message.stopReason === 'aborted') return { ...cancelled, message };
   if (message.stopReason === 'error') {
     return { ok: false, reason: 'failed', error: `The summary request failed: ${message.errorMessage ?? 'no reason given'}`, message };
   }
@@ -108,15 +110,4 @@ async function callModel(text: string, caller: SummaryCaller): Promise<CallOutco
     .trim();
   if (!summary) return { ok: false, reason: 'failed', error: 'The model returned an empty summary.', message };
   return { ok: true, text: summary, message };
-}
-
-/** `work`, or a rejection as soon as `signal` aborts (a provider that ignores the signal must not hold us). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('aborted'));
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
