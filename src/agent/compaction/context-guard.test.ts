@@ -11,7 +11,7 @@ import { estimateRequestTokens } from './estimate';
 import { buildModelContext } from './model-context';
 import { isContextOverflowMessage } from './overflow';
 import { compactionThreshold, type CompactionSettings } from './settings';
-import { bulk, fileEffectOf, scriptedWithSummaries, smallModel, turn, user, type SummaryAnswer } from './testing/transcripts';
+import { bulk, fileEffectOf, scriptedWithSummaries, smallModel, summaryRequestText, turn, user, type SummaryAnswer } from './testing/transcripts';
 import type { ScriptedTurnInput } from '../../ai/providers/scripted';
 
 const model = smallModel(16_384);
@@ -23,13 +23,23 @@ const tooLong = { content: [], stopReason: 'error' as const, errorMessage: "The 
 /** Runs a prompt on top of `history` with a ContextGuard as the loop's hook, the way the app wires it. */
 async function runGuarded(
   turns: ScriptedTurnInput[],
-  options: { history?: Message[]; compactions?: CompactionEntry[]; settings?: CompactionSettings; summaries?: SummaryAnswer; signal?: AbortSignal; maxOutputTokens?: number } = {},
+  options: {
+    history?: Message[];
+    compactions?: CompactionEntry[];
+    settings?: CompactionSettings;
+    summaries?: SummaryAnswer;
+    signal?: AbortSignal;
+    maxOutputTokens?: number;
+    /** Messages the person types while a compaction runs: queued, and polled by the loop after each tool batch. */
+    typedDuringCompaction?: Message[];
+  } = {},
 ) {
   const history = options.history ?? [];
   const compactions = [...(options.compactions ?? [])];
   const provider = scriptedWithSummaries(turns, options.summaries);
   const ended: { outcome: CompactionOutcome; reason: CompactionReason }[] = [];
   const started: CompactionReason[] = [];
+  const queued: Message[] = [];
   const guard = new ContextGuard({
     context: buildModelContext(history, compactions),
     model,
@@ -37,7 +47,10 @@ async function runGuarded(
     settings: options.settings ?? { auto: true },
     maxOutputTokens: options.maxOutputTokens,
     fileEffectOf,
-    onCompactionStart: (reason) => started.push(reason),
+    onCompactionStart: (reason) => {
+      started.push(reason);
+      if (started.length === 1) queued.push(...(options.typedDuringCompaction ?? []));
+    },
     onCompactionEnd: (outcome, reason) => {
       ended.push({ outcome, reason });
       if (outcome.ok) compactions.push(outcome.entry);
@@ -46,7 +59,12 @@ async function runGuarded(
   const stream = runAgentLoop(
     [user('Go through every file.')],
     { systemPrompt: 'You are Conch.', messages: buildModelContext(history, options.compactions ?? []).messages, tools: [readTool] },
-    { model, streamFn: provider.streamFn, beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal) },
+    {
+      model,
+      streamFn: provider.streamFn,
+      beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal),
+      getSteeringMessages: async () => queued.splice(0),
+    },
     options.signal,
   );
   const events: AgentEvent[] = [];
@@ -79,6 +97,24 @@ describe('automatic compaction through the loop hook', () => {
     }
     // The person's transcript has every tool result, in full.
     expect(run.session.filter((m) => m.role === 'toolResult')).toHaveLength(12);
+  });
+
+  it('delivers a message typed during a compaction after it, never losing it', async () => {
+    const typed = user('Also update the changelog.');
+    const run = await runGuarded(readTurns(8), { typedDuringCompaction: [typed] });
+    expect(run.started.length).toBeGreaterThan(0);
+    const seq = run.session.indexOf(typed);
+    expect(seq).toBeGreaterThan(0);
+    // It reached the model in the request after the batch it was typed during, and stays in the transcript.
+    const firstSeeing = run.agentRequests.findIndex((request) => request.messages.includes(typed));
+    expect(firstSeeing).toBeGreaterThan(0);
+    // Later it is either still sent verbatim or carried by a summary: never lost from the model's view either.
+    const latest = run.compactions.at(-1)!;
+    if (seq < latest.firstKeptSeq) {
+      expect(run.summaryRequests.some((request) => summaryRequestText(request).includes('Also update the changelog.'))).toBe(true);
+    } else {
+      expect(run.agentRequests.at(-1)!.messages).toContain(typed);
+    }
   });
 
   it('clamps every request\'s max output so that its input and output fit the window', async () => {
