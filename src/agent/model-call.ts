@@ -7,7 +7,7 @@ import { emptyUsage } from '../ai/types';
 import { ABORTED, type AbortRace, errorText } from './abort';
 import { streamAssistantMessage } from './assistant-stream';
 import { isContextOverflowMessage } from './compaction/overflow';
-import type { AgentContext, AgentEvent, AgentLoopConfig, ModelCallPlan } from './types';
+import type { AgentContext, AgentEvent, AgentLoopConfig, ModelCallInfo, ModelCallPlan } from './types';
 
 export type ModelCallResult = { assistant: AssistantMessage; transcript: Message[] };
 
@@ -27,7 +27,7 @@ export async function callModel(
     return { assistant: await streamAssistantMessage(request(transcript), config, aborts, emit), transcript };
   }
 
-  const plan = await askHook(config, { ...request(transcript) }, aborts);
+  const plan = await askHook(config, request(transcript), aborts);
   if (plan instanceof Error) return { assistant: failedBeforeCall(config, plan, emit), transcript };
   let messages = plan?.messages ? plan.messages.slice() : transcript;
   const held = new HeldStart(emit);
@@ -48,7 +48,7 @@ export async function callModel(
 
 async function askHook(
   config: AgentLoopConfig,
-  call: Parameters<NonNullable<AgentLoopConfig['beforeModelCall']>>[0],
+  call: ModelCallInfo,
   aborts: AbortRace,
 ): Promise<ModelCallPlan | void | Error> {
   try {
