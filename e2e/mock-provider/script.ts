@@ -24,7 +24,7 @@ export type MockBlock =
 export type MockFault =
   /** Answer with this HTTP status `times` times (default 1) before serving the turn; the turn stays queued meanwhile. */
   | { type: 'status'; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; message?: string }
-  /** Answer 400 with the provider's own "context too long" error `times` times (default 1). */
+  /** Answer 400 with the provider's own "context too long" error `times` times (default 1), whatever the size. */
   | { type: 'contextTooLong'; times?: number }
   /** Answer with the provider's own rejected-key error `times` times (default 1); Gemini's is HTTP 400, not 401. */
   | { type: 'badKey'; times?: number }
@@ -39,10 +39,19 @@ export type MockFault =
 
 export type MockUsage = { input: number; output: number; cacheRead: number; cacheWrite: number };
 
+export type MockRule = {
+  lastToolResultContains?: string;
+  lastUserContains?: string;
+  /** A turn for Conch's compaction summary requests; other turns never answer those. */
+  summary?: boolean;
+};
+
 export type MockTurn = {
-  /** Serve this turn only to a request matching every given rule; turns without `when` match any request. */
-  when?: { lastToolResultContains?: string; lastUserContains?: string };
+  /** Serve this turn only to a request matching every given rule; turns without `when` match any agent request. */
+  when?: MockRule;
   content: MockBlock[];
+  /** Serve this turn this many times before it is used up (default 1): one turn for a long repetitive session. */
+  times?: number;
   /** Default: toolUse when the turn has tool calls, else stop. */
   stopReason?: 'stop' | 'length' | 'toolUse';
   usage?: Partial<MockUsage>;
@@ -93,6 +102,8 @@ export function parseScript(value: unknown): MockTurn[] {
     if (typeof turn !== 'object' || turn === null || !Array.isArray((turn as MockTurn).content)) {
       throw new Error(`Turn ${i} needs a "content" array (it may be empty).`);
     }
+    const times = (turn as MockTurn).times;
+    if (times !== undefined && (!Number.isInteger(times) || times < 1)) throw new Error(`Turn ${i} has "times" ${JSON.stringify(times)}; it must be a whole number from 1.`);
     for (const block of (turn as MockTurn).content) {
       if (!['text', 'thinking', 'toolCall'].includes((block as MockBlock)?.type)) {
         throw new Error(`Turn ${i} has a block of unknown type ${JSON.stringify((block as MockBlock)?.type)}.`);
@@ -102,10 +113,13 @@ export function parseScript(value: unknown): MockTurn[] {
   return turns as MockTurn[];
 }
 
-/** What the `when` rules look at, read from a request body of any of the four wire formats. */
-export function requestFacts(api: WireApi, body: unknown): { lastToolResult?: string; lastUser?: string } {
+/** What the `when` rules look at. */
+export type RequestFacts = { lastToolResult?: string; lastUser?: string; summary?: boolean };
+
+/** What the `when` rules look at, read from a request body of any of the four wire formats (`summary` is set by the caller). */
+export function requestFacts(api: WireApi, body: unknown): RequestFacts {
   const b = (body ?? {}) as Record<string, unknown>;
-  const facts: { lastToolResult?: string; lastUser?: string } = {};
+  const facts: RequestFacts = {};
   const items: unknown[] = Array.isArray(b.messages) ? b.messages : Array.isArray(b.input) ? b.input : Array.isArray(b.contents) ? b.contents : [];
   for (const raw of items) {
     const item = raw as Record<string, unknown>;
@@ -131,8 +145,9 @@ export function requestFacts(api: WireApi, body: unknown): { lastToolResult?: st
   return facts;
 }
 
-export function matches(turn: MockTurn, facts: { lastToolResult?: string; lastUser?: string }): boolean {
+export function matches(turn: MockTurn, facts: RequestFacts): boolean {
   const rule = turn.when;
+  if ((rule?.summary ?? false) !== (facts.summary ?? false)) return false;
   if (!rule) return true;
   if (rule.lastToolResultContains !== undefined && !facts.lastToolResult?.includes(rule.lastToolResultContains)) return false;
   if (rule.lastUserContains !== undefined && !facts.lastUser?.includes(rule.lastUserContains)) return false;

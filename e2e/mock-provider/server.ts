@@ -5,7 +5,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { anthropicBadKey, anthropicContextTooLong, anthropicError, anthropicErrorEvent, anthropicFrames, anthropicMalformedFrame } from './wire-anthropic';
 import { geminiBadKey, geminiContextTooLong, geminiError, geminiErrorEvent, geminiFrames, geminiMalformedFrame } from './wire-gemini';
 import { openAIBadKey, openAIChatErrorEvent, openAIChatFrames, openAIContextTooLong, openAIError, openAIMalformedFrame } from './wire-openai-chat';
-import { openAIResponsesErrorEvent, openAIResponsesFrames, openAIResponsesMalformedFrame } from './wire-openai-responses';
+import { openAIResponsesContextTooLong, openAIResponsesErrorEvent, openAIResponsesFrames, openAIResponsesMalformedFrame } from './wire-openai-responses';
+import { isSummaryRequest, requestTokens } from './request-size';
 import { matches, parseScript, requestFacts, type MockTurn, type WireApi } from './script';
 
 export type RecordedRequest = {
@@ -18,6 +19,10 @@ export type RecordedRequest = {
   /** What was answered: the HTTP status, and the index of the served turn in the script as loaded. */
   status: number;
   turn?: number;
+  /** The model the request named, its size by Conch's pre-usage estimate, and whether it asked for a summary. */
+  model: string;
+  tokens: number;
+  summary: boolean;
 };
 
 export type MockProvider = {
@@ -26,6 +31,11 @@ export type MockProvider = {
   port: number;
   /** Replaces the script and the fault counters; recorded requests are kept. */
   setScript(turns: MockTurn[]): void;
+  /**
+   * Context windows by model id (`"*"`: any other model): a request over its model's window is refused with the
+   * provider's own overflow error. Replaces the earlier setting; `{}` lifts every limit.
+   */
+  setContextWindows(windows: Record<string, number>): void;
   /** Every model request received, oldest first (control endpoints and preflights excluded). */
   readonly requests: RecordedRequest[];
   /** Clears the script and the recorded requests. */
@@ -33,17 +43,21 @@ export type MockProvider = {
   close(): Promise<void>;
 };
 
-type QueuedTurn = { turn: MockTurn; index: number; faultsLeft: number };
+type QueuedTurn = { turn: MockTurn; index: number; faultsLeft: number; servesLeft: number };
 
 /** Starts the mock provider; port 0 (default) picks a free port. */
-export async function startMockProvider(options: { port?: number; script?: MockTurn[] } = {}): Promise<MockProvider> {
+export async function startMockProvider(
+  options: { port?: number; script?: MockTurn[]; contextWindows?: Record<string, number> } = {},
+): Promise<MockProvider> {
   let queue: QueuedTurn[] = [];
+  let contextWindows: Record<string, number> = { ...options.contextWindows };
+  let summaries = 0;
   const requests: RecordedRequest[] = [];
   let serial = 0;
   const sockets = new Set<Socket>();
 
   const setScript = (turns: MockTurn[]) => {
-    queue = turns.map((turn, index) => ({ turn, index, faultsLeft: faultTimes(turn) }));
+    queue = turns.map((turn, index) => ({ turn, index, faultsLeft: faultTimes(turn), servesLeft: turn.times ?? 1 }));
   };
   setScript(options.script ?? []);
 
@@ -74,11 +88,25 @@ export async function startMockProvider(options: { port?: number; script?: MockT
     } catch {
       body = bodyText;
     }
-    const record: RecordedRequest = { api, method: req.method, path: url.pathname + url.search, headers: req.headers, body, status: 200 };
+    const model = modelOf(api, req.url ?? '', body);
+    const tokens = requestTokens(api, body);
+    const summary = isSummaryRequest(api, body);
+    const record: RecordedRequest = {
+      api, method: req.method, path: url.pathname + url.search, headers: req.headers, body, status: 200, model, tokens, summary,
+    };
     requests.push(record);
 
-    const facts = requestFacts(api, body);
+    const window = contextWindows[model] ?? contextWindows['*'];
+    if (window !== undefined && tokens > window) {
+      record.status = 400;
+      return sendJson(req, res, 400, contextTooLong(api, tokens, window));
+    }
+    const facts = { ...requestFacts(api, body), summary };
     const queued = queue.find((q) => matches(q.turn, facts));
+    if (!queued && summary) {
+      // Long scripted sessions compact many times: summaries need no turns of their own unless a test wants one.
+      return streamTurn(req, res, api, { content: [{ type: 'text', text: defaultSummary(++summaries, tokens) }] }, body, tokens);
+    }
     if (!queued) {
       record.status = 400;
       return sendJson(req, res, 400, errorBody(api, 400, 'mock provider: no scripted turn matches this request'));
@@ -100,12 +128,15 @@ export async function startMockProvider(options: { port?: number; script?: MockT
       record.status = status;
       return sendJson(req, res, status, payload, headers);
     }
-    queue = queue.filter((q) => q !== queued);
-    await streamTurn(req, res, api, turn, body);
+    if (--queued.servesLeft === 0) queue = queue.filter((q) => q !== queued);
+    else queued.faultsLeft = faultTimes(turn);
+    await streamTurn(req, res, api, turn, body, tokens);
   }
 
-  async function streamTurn(req: IncomingMessage, res: ServerResponse, api: WireApi, turn: MockTurn, body: unknown) {
+  async function streamTurn(req: IncomingMessage, res: ServerResponse, api: WireApi, scripted: MockTurn, body: unknown, inputTokens: number) {
     const model = modelOf(api, req.url ?? '', body);
+    // Usage reports the request's size unless the script names its own.
+    const turn: MockTurn = { ...scripted, usage: { input: inputTokens, ...scripted.usage } };
     const n = ++serial;
     const frames =
       api === 'anthropic' ? anthropicFrames(turn, model, n)
@@ -138,6 +169,15 @@ export async function startMockProvider(options: { port?: number; script?: MockT
 
   function control(req: IncomingMessage, res: ServerResponse, path: string, bodyText: string): void {
     if (path === '/__mock/requests' && req.method === 'GET') return sendJson(req, res, 200, requests);
+    if (path === '/__mock/context-windows' && req.method === 'GET') return sendJson(req, res, 200, contextWindows);
+    if (path === '/__mock/context-windows' && req.method === 'POST') {
+      try {
+        setContextWindows(parseContextWindows(JSON.parse(bodyText)));
+        return sendJson(req, res, 200, { ok: true });
+      } catch (error) {
+        return sendJson(req, res, 400, { error: { message: error instanceof Error ? error.message : String(error) } });
+      }
+    }
     if (path === '/__mock/script' && req.method === 'GET') return sendJson(req, res, 200, queue.map((q) => q.turn));
     if (path === '/__mock/reset' && req.method === 'POST') {
       reset();
@@ -154,9 +194,15 @@ export async function startMockProvider(options: { port?: number; script?: MockT
     sendJson(req, res, 404, { error: { message: `mock provider: unknown control ${req.method} ${path}` } });
   }
 
+  function setContextWindows(windows: Record<string, number>): void {
+    contextWindows = { ...windows };
+  }
+
   function reset(): void {
     setScript([]);
+    setContextWindows({});
     requests.length = 0;
+    summaries = 0;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -168,6 +214,7 @@ export async function startMockProvider(options: { port?: number; script?: MockT
     url: `http://127.0.0.1:${port}`,
     port,
     setScript,
+    setContextWindows,
     requests,
     reset,
     close: () =>
@@ -220,10 +267,35 @@ function errorBody(api: WireApi, status: number, message?: string): unknown {
   return openAIError(status, message);
 }
 
-function contextTooLong(api: WireApi): unknown {
-  if (api === 'anthropic') return anthropicContextTooLong();
-  if (api === 'gemini') return geminiContextTooLong();
-  return openAIContextTooLong();
+/** The provider's own overflow error; with no sizes given (the `contextTooLong` fault), its usual example figures. */
+function contextTooLong(api: WireApi, tokens?: number, window?: number): unknown {
+  if (api === 'anthropic') return anthropicContextTooLong(tokens, window);
+  if (api === 'gemini') return geminiContextTooLong(tokens, window);
+  if (api === 'openai-responses') return openAIResponsesContextTooLong();
+  return openAIContextTooLong(tokens, window);
+}
+
+/** `{ "<model id>" | "*": tokens }`, each a positive whole number. */
+function parseContextWindows(value: unknown): Record<string, number> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('Context windows are an object of model id to tokens, e.g. { "mock-model": 16384 }.');
+  }
+  for (const [model, tokens] of Object.entries(value)) {
+    if (!Number.isInteger(tokens) || (tokens as number) < 1) throw new Error(`The context window of ${model} must be a whole number of tokens, got ${JSON.stringify(tokens)}.`);
+  }
+  return value as Record<string, number>;
+}
+
+/** A summary with the sections Conch asks for, naming the request it answered. */
+function defaultSummary(n: number, tokens: number): string {
+  return [
+    '## Goal', 'Carry on with the scripted session.',
+    '## Constraints and preferences', '- None stated.',
+    '## Progress', '### Done', `- Mock summary ${n} of a ${tokens}-token request.`, '### In progress', '- The current step.', '### Blocked', '- Nothing.',
+    '## Key decisions', '- None.',
+    '## Next steps', '- Continue.',
+    '## Critical context', '- This summary came from the mock provider.',
+  ].join('\n');
 }
 
 function malformedFrame(api: WireApi): string {

@@ -71,8 +71,9 @@ export function anthropicBadKey(): unknown {
   return anthropicError(401, 'invalid x-api-key');
 }
 
-export function anthropicContextTooLong(): unknown {
-  return anthropicError(400, 'prompt is too long: 213000 tokens > 200000 maximum');
+/** Anthropic's 400 for a prompt over the window: `tokens` sent, `window` allowed. */
+export function anthropicContextTooLong(tokens = 213_000, window = 200_000): unknown {
+  return anthropicError(400, `prompt is too long: ${tokens} tokens > ${window} maximum`);
 }
 
 function defaultMessage(status: number): string {

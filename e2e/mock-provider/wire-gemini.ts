@@ -62,8 +62,9 @@ export function geminiBadKey(): unknown {
       metadata: { service: 'generativelanguage.googleapis.com' } }] } };
 }
 
-export function geminiContextTooLong(): unknown {
-  return geminiError(400, 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).');
+/** Gemini's 400 INVALID_ARGUMENT for input over the window: `tokens` sent, `window` allowed. */
+export function geminiContextTooLong(tokens = 1_200_000, window = 1_048_576): unknown {
+  return geminiError(400, `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${window}).`);
 }
 
 function defaultMessage(status: number): string {

@@ -55,9 +55,10 @@ export function openAIBadKey(): unknown {
     type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
 }
 
-export function openAIContextTooLong(): unknown {
+/** OpenAI's 400 for messages over the window (Chat Completions wording): `tokens` sent, `window` allowed. */
+export function openAIContextTooLong(tokens = 131_072, window = 128_000): unknown {
   return { error: {
-    message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+    message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
     type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
 }
 

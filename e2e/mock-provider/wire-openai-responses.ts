@@ -79,3 +79,10 @@ export function openAIResponsesErrorEvent(model: string): string {
     error: { code: 'server_error', message: 'The server had an error while processing your request. Sorry about that!' } };
   return `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', sequence_number: 999, response })}\n\n`;
 }
+
+/** The Responses API's 400 for input over the window (it names no counts). */
+export function openAIResponsesContextTooLong(): unknown {
+  return { error: {
+    message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+    type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' } };
+}

@@ -21,13 +21,17 @@
  * Steering messages (`getSteeringMessages`) are polled after each turn and delivered before the next model call;
  * they also keep the run going when the model stopped without calling tools.
  *
+ * Before every model call, `beforeModelCall` may swap the transcript for a compacted view (the run continues from it)
+ * and limit the output; after a context overflow it gets one chance to do so and the call is sent again
+ * (model-call.ts).
+ *
  * The provider's `request.messages` is the loop's live transcript: read it during the call, copy it to keep it.
  */
 import { EventStream } from '../ai/event-stream';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
 import { errorText } from '../ai/messages';
 import { AbortRace } from './abort';
-import { streamAssistantMessage } from './assistant-stream';
+import { callModel } from './model-call';
 import { executeToolCalls, settleWithoutRunning, type ToolBatch } from './tool-execution';
 import {
   abortedBeforeStart,
@@ -58,7 +62,7 @@ async function runTurns(
   stream: EventStream<AgentEvent, Message[]>,
 ): Promise<void> {
   const aborts = new AbortRace(signal);
-  const transcript = context.messages.slice();
+  let transcript = context.messages.slice();
   const appended: Message[] = [];
   const emit = (event: AgentEvent) => stream.push(event);
   const deliver = (message: Message) => {
@@ -75,18 +79,9 @@ async function runTurns(
       emit({ type: 'turn_start' });
       for (const message of queued) deliver(message);
 
-      const request = {
-        systemPrompt: context.systemPrompt,
-        // The live transcript, not a copy: nothing is appended while the provider streams, and copying it every
-        // turn is quadratic in a long run. A provider that keeps it beyond the call must copy it.
-        messages: transcript,
-        tools: context.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-        })),
-      };
-      const assistant = await streamAssistantMessage(request, config, aborts, emit);
+      const call = await callModel(transcript, context, config, aborts, emit);
+      transcript = call.transcript;
+      const assistant = call.assistant;
       transcript.push(assistant);
       appended.push(assistant);
 

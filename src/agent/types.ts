@@ -9,6 +9,7 @@ import type {
   StreamFn,
   StreamOptions,
   TextContent,
+  Tool,
   ToolCall,
   ToolResultMessage,
 } from '../ai/types';
@@ -55,6 +56,19 @@ export interface AgentContext {
 export type BeforeToolCallResult = { block: true; reason?: string } | void;
 export type AfterToolCallResult = { content?: AgentToolResult['content']; details?: unknown; isError?: boolean } | void;
 
+/** What is about to be sent to the model (see AgentLoopConfig.beforeModelCall). */
+export type ModelCallInfo = {
+  systemPrompt: string;
+  /** The run's transcript as it would be sent; read it, don't change it. */
+  messages: Message[];
+  tools: Tool[];
+  /** Set when the provider rejected this same call as too long for the context window: its error message. */
+  overflow?: string;
+};
+
+/** How to make the call: different messages (which the run then continues from) and an output limit. */
+export type ModelCallPlan = { messages?: Message[]; maxTokens?: number };
+
 export interface AgentLoopConfig {
   model: Model;
   streamFn: StreamFn;
@@ -71,6 +85,12 @@ export interface AgentLoopConfig {
     isError: boolean;
   }): Promise<AfterToolCallResult>;
   getSteeringMessages?(): Promise<Message[]>; // polled after each tool batch
+  /**
+   * Called before every model call, also between the tool batches of one run. Returning `messages` replaces the
+   * run's transcript from then on (a compacted view); `maxTokens` limits this call's output. After a context overflow
+   * it is called again for the same call with `overflow` set: returning `messages` then sends the call once more.
+   */
+  beforeModelCall?(call: ModelCallInfo, signal?: AbortSignal): Promise<ModelCallPlan | void>;
 }
 
 export type AgentEvent =

@@ -15,3 +15,14 @@ export function costOf(model: Model, usage: Omit<Usage, 'cost'>): number {
 export function withCost(model: Model, usage: Omit<Usage, 'cost'>): Usage {
   return { ...usage, cost: { total: costOf(model, usage) } };
 }
+
+/** The sum of two usages, tokens and cost. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cost: { total: a.cost.total + b.cost.total },
+  };
+}

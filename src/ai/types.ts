@@ -94,3 +94,29 @@ export type StreamFn = (model: Model, request: StreamRequest, options?: StreamOp
 export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } };
 }
+
+/**
+ * A compaction of a session's context: an append-only entry beside the messages (DESIGN.md "Long sessions"). The model
+ * then sees the system prompt, one user message carrying `summary` and the file lists, and the messages from
+ * `firstKeptSeq` on; the person keeps the whole transcript.
+ */
+export type CompactionEntry = {
+  type: 'compaction';
+  /** The model's summary of everything before `firstKeptSeq` (fixed sections), without the file lists. */
+  summary: string;
+  /** The first message the model still sees verbatim; equal to `atSeq` when nothing is kept. */
+  firstKeptSeq: number;
+  /** How many messages the session had when it was made: it applies to every model call from there on. */
+  atSeq: number;
+  /** The context before and after, in tokens (the after figure is an estimate). */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Files read but not modified, and files modified, by every tool call summarised so far (computed by Conch). */
+  readFiles: string[];
+  modifiedFiles: string[];
+  timestamp: number;
+  /** What the summary calls cost; it counts in the session's totals. */
+  usage?: Usage;
+  /** The person's focus text from `/compact <focus>`, when given. */
+  focus?: string;
+};

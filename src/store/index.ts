@@ -25,7 +25,9 @@ export type {
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
 export { createSessionStore, type SessionStoreOptions } from './session-store';
-export { repairTranscript, ABORTED_BY_RELOAD } from './repair-transcript';
+export { repairTranscript, closeInterruptedReply, ABORTED_BY_RELOAD, INTERRUPTED_BY_RELOAD } from './repair-transcript';
+export { DraftWriter, type DraftWriterOptions } from './draft-writer';
+export { findCompactionProblem } from './compaction-schema';
 export { storageEstimate, requestPersistentStorage } from './storage-info';
 export { acquireSessionLock, type SessionLock } from './session-lock';
 export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';

@@ -17,7 +17,7 @@ const ToolCallBlock = Type.Object({
   name: Type.String(),
   arguments: Type.Record(Type.String(), Type.Unknown()),
 });
-const Usage = Type.Object({
+export const UsageSchema = Type.Object({
   input: Type.Number(),
   output: Type.Number(),
   cacheRead: Type.Number(),
@@ -44,7 +44,7 @@ const messageSchemas: Record<Message['role'], TSchema> = {
     content: Type.Array(Type.Unknown()),
     provider: Type.String(),
     model: Type.String(),
-    usage: Usage,
+    usage: UsageSchema,
     stopReason: Type.Union(['stop', 'length', 'toolUse', 'error', 'aborted'].map((r) => Type.Literal(r))),
     errorMessage: Type.Optional(Type.String()),
     timestamp: Type.Number(),

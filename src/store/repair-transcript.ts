@@ -2,6 +2,7 @@
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../ai/types';
 
 export const ABORTED_BY_RELOAD = 'aborted: the page was reloaded before this tool call finished';
+export const INTERRUPTED_BY_RELOAD = 'Interrupted — the page was closed while the reply was streaming';
 
 /**
  * A repaired copy: tool calls without results get synthesized isError results, placed right after their
@@ -43,6 +44,15 @@ export function missingTrailingResults(messages: Message[]): ToolResultMessage[]
   return toolCallsOf(assistant)
     .filter((call) => !answered.has(call.id))
     .map((call) => abortedResult(call, assistant.timestamp));
+}
+
+/**
+ * A reply found in the draft slot after a reload, closed so the transcript can go on from it: the partial reply as
+ * aborted, followed by an aborted result for each of its tool calls (none of them ran).
+ */
+export function closeInterruptedReply(draft: AssistantMessage): Message[] {
+  const closed: AssistantMessage = { ...draft, stopReason: 'aborted', errorMessage: INTERRUPTED_BY_RELOAD };
+  return [closed, ...toolCallsOf(closed).map((call) => abortedResult(call, closed.timestamp))];
 }
 
 function toolCallsOf(message: AssistantMessage): ToolCall[] {

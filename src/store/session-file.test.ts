@@ -1,6 +1,7 @@
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { SessionFileError } from './errors';
+import type { CompactionEntry } from '../ai/types';
 import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
 import { transcript, user } from './testing/messages';
 import { zipFromFiles } from './zip-import';
@@ -129,5 +130,48 @@ describe('session file', () => {
   it('rejects text that is not UTF-8', async () => {
     const zip = zipSync({ 'session.jsonl': new Uint8Array([0xff, 0xfe, 0x00]) });
     expect((await failure(zip)).message).toMatch(/not UTF-8/);
+  });
+});
+
+describe('compactions in the session file', () => {
+  const compaction = (summary: string, firstKeptSeq: number, atSeq: number): CompactionEntry => ({
+    type: 'compaction', summary, firstKeptSeq, atSeq, tokensBefore: 182_000, tokensAfter: 24_000,
+    readFiles: ['src/a.ts'], modifiedFiles: [], timestamp: 3, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: { total: 0.01 } },
+  });
+  const jsonlOf = (data: Uint8Array) => new TextDecoder().decode(unzipSync(data)['session.jsonl']).trimEnd().split('\n');
+
+  it('round-trips, each compaction written as its own line where it was made', async () => {
+    const input = { ...sample(), compactions: [compaction('first', 2, 4), { ...compaction('second', 4, 8), focus: 'the API' }] };
+    const data = exportSessionFile(input);
+    const types = jsonlOf(data).map((line) => JSON.parse(line).type);
+    expect(types).toEqual(['header', 'entry', 'entry', 'entry', 'entry', 'compaction', 'entry', 'entry', 'entry', 'entry', 'compaction']);
+    const back = await importSessionFile(data);
+    expect(back.compactions).toEqual(input.compactions);
+    expect(back.messages).toEqual(input.messages);
+  });
+
+  it('reads files from before compactions existed, with none', async () => {
+    const back = await importSessionFile(fileWithLines([JSON.stringify(header), entry(0, user('old file'))]));
+    expect(back.compactions).toEqual([]);
+    expect(back.messages).toEqual([user('old file')]);
+  });
+
+  it.each([
+    ['an unknown line type', [JSON.stringify(header), entry(0, user('a')), JSON.stringify({ type: 'bookmark', seq: 0 })],
+      /^session.jsonl line 3, type: must be "entry" or "compaction", got "bookmark": a line type this Conch does not know/, 3],
+    ['a compaction missing a field', [JSON.stringify(header), entry(0, user('a')), JSON.stringify({ ...compaction('s', 0, 1), summary: undefined })],
+      /line 3, summary: is required but missing/, 3],
+    ['a compaction out of place', [JSON.stringify(header), entry(0, user('a')), JSON.stringify(compaction('s', 0, 0))],
+      /line 3, atSeq: must be 1 \(the entries before this line\), got 0/, 3],
+    ['a compaction ahead of the transcript', [JSON.stringify(header), JSON.stringify(compaction('s', 0, 4))],
+      /line 2, atSeq: must be at most 0/, 2],
+    ['a compaction keeping messages after it', [JSON.stringify(header), entry(0, user('a')), JSON.stringify(compaction('s', 3, 1))],
+      /line 3, firstKeptSeq: must be at most atSeq \(1\), got 3/, 3],
+    ['a compaction with a negative seq', [JSON.stringify(header), JSON.stringify(compaction('s', -1, 0))],
+      /line 2, firstKeptSeq: expected integer to be greater or equal to 0/, 2],
+  ] as const)('rejects %s, naming the line and field', async (_, lines, message, line) => {
+    const error = await failure(fileWithLines([...lines]));
+    expect(error.message).toMatch(message);
+    expect(error.line).toBe(line);
   });
 });

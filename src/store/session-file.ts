@@ -1,12 +1,15 @@
 // The shareable session file (DESIGN.md "Session file"): <title>.conch.zip holding
-//   session.jsonl            line 1 a header, then one {"type":"entry","seq":n,"message":{...}} line per message
+//   session.jsonl            line 1 a header, then one {"type":"entry","seq":n,"message":{...}} line per message, and
+//                            a {"type":"compaction",...} line where each compaction was made (after entry atSeq - 1)
 //   workspace/<path>         the files at the end
 //   baseline/<path>          the imported tree, so the Changes view works after import
 //   checkpoints/<seq>.zip    workspace zips taken when user message <seq> was sent
-// Import validates everything before returning anything; unknown top-level entries are ignored.
+// Import validates everything before returning anything; unknown top-level entries are ignored, but a line of a type
+// this Conch does not know is refused, naming the line.
 import { Type } from '@sinclair/typebox';
 import { zipSync, type Zippable } from 'fflate';
-import type { Message } from '../ai/types';
+import type { CompactionEntry, Message } from '../ai/types';
+import { findCompactionProblem } from './compaction-schema';
 import { SessionFileError, ZipImportError } from './errors';
 import { describe, findMessageProblem, firstProblem } from './message-schema';
 import { commonTopFolder } from './workspace-paths';
@@ -22,6 +25,8 @@ export const MAX_LINES = 1_000_000;
 export interface SessionExportInput {
   session: { id: string; title: string; createdAt: number; model: string; provider: string };
   messages: Message[];
+  /** In the order made; each is written where it was made in the transcript. */
+  compactions?: CompactionEntry[];
   workspace: FileMap;
   baseline?: FileMap | null;
   checkpoints?: Map<number, Uint8Array>;
@@ -65,7 +70,15 @@ export function exportSessionFile(input: SessionExportInput, now = Date.now()): 
     exportedAt: now,
   };
   const lines = [JSON.stringify(header)];
-  for (const [seq, message] of input.messages.entries()) lines.push(JSON.stringify({ type: 'entry', seq, message }));
+  const compactions = [...(input.compactions ?? [])].filter((c) => c.atSeq <= input.messages.length);
+  const compactionsAt = (seq: number) => {
+    while (compactions.length > 0 && compactions[0].atSeq <= seq) lines.push(JSON.stringify(compactions.shift()));
+  };
+  for (const [seq, message] of input.messages.entries()) {
+    compactionsAt(seq);
+    lines.push(JSON.stringify({ type: 'entry', seq, message }));
+  }
+  compactionsAt(input.messages.length);
   const zip: Zippable = { 'session.jsonl': [new TextEncoder().encode(`${lines.join('\n')}\n`), { level: 6 }] };
   for (const [path, data] of input.workspace) zip[`workspace/${path}`] = [data, { level: 6 }];
   for (const [path, data] of input.baseline ?? []) zip[`baseline/${path}`] = [data, { level: 6 }];
@@ -92,7 +105,7 @@ export async function importSessionFile(data: Uint8Array, limits: Pick<ZipImport
   if (!jsonl) {
     throw new SessionFileError('This is not a Conch session file: session.jsonl is missing. Export the session from Conch and import that file.');
   }
-  const { header, messages } = parseSessionJsonl(jsonl);
+  const { header, messages, compactions } = parseSessionJsonl(jsonl);
   const workspace: FileMap = new Map();
   const baseline: FileMap = new Map();
   const checkpointFiles = new Map<number, Uint8Array>();
@@ -116,11 +129,11 @@ export async function importSessionFile(data: Uint8Array, limits: Pick<ZipImport
       throw error;
     }
   }
-  return { header, messages, workspace, baseline: baseline.size ? baseline : null, checkpoints: checkpointFiles };
+  return { header, messages, compactions, workspace, baseline: baseline.size ? baseline : null, checkpoints: checkpointFiles };
 }
 
-/** The header and messages of session.jsonl, every line checked. */
-export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeader; messages: Message[] } {
+/** The header, messages and compactions of session.jsonl, every line checked. */
+export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeader; messages: Message[]; compactions: CompactionEntry[] } {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -135,6 +148,7 @@ export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeade
   if (lines.length === 0) throw new SessionFileError('session.jsonl is empty: line 1 should be the header.', { line: 1 });
   const header = parseHeader(parseLine(lines[0], 1));
   const messages: Message[] = [];
+  const compactions: CompactionEntry[] = [];
   for (let index = 1; index < lines.length; index++) {
     const lineNo = index + 1;
     const value = parseLine(lines[index], lineNo);
@@ -143,13 +157,33 @@ export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeade
     };
     if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('(line)', 'must be a JSON object');
     const entry = value as { type?: unknown; seq?: unknown; message?: unknown };
-    if (entry.type !== 'entry') fail('type', `must be "entry", got ${describe(entry.type)}`);
+    if (entry.type === 'compaction') {
+      compactions.push(parseCompaction(value, messages.length, fail));
+      continue;
+    }
+    if (entry.type !== 'entry') {
+      const unknown = typeof entry.type === 'string'
+        ? ': a line type this Conch does not know, perhaps from a newer Conch. Reload the page to get the latest and import again.'
+        : '';
+      fail('type', `must be "entry" or "compaction", got ${describe(entry.type)}${unknown}`);
+    }
     if (entry.seq !== messages.length) fail('seq', `must be ${messages.length} (entries are numbered in order from 0), got ${describe(entry.seq)}`);
     const problem = findMessageProblem(entry.message);
     if (problem) fail(problem.path ? `message/${problem.path}` : 'message', problem.problem);
     messages.push(entry.message as Message);
   }
-  return { header, messages };
+  return { header, messages, compactions };
+}
+
+/** A compaction line, which must sit where it was made: right after entry atSeq - 1. */
+function parseCompaction(value: unknown, entriesBefore: number, fail: (field: string, problem: string) => never): CompactionEntry {
+  const problem = findCompactionProblem(value, entriesBefore);
+  if (problem) fail(problem.path || '(compaction)', problem.problem);
+  const compaction = value as CompactionEntry;
+  if (compaction.atSeq !== entriesBefore) {
+    fail('atSeq', `must be ${entriesBefore} (the entries before this line), got ${compaction.atSeq}`);
+  }
+  return compaction;
 }
 
 function parseLine(line: string, lineNo: number): unknown {

@@ -50,3 +50,17 @@ describe('exportSessionHtml', () => {
     expect(html.match(/data-role="(\w+)"/g)).toEqual(['data-role="user"', 'data-role="assistant"', 'data-role="toolResult"']);
   });
 });
+
+describe('compactions in the HTML export', () => {
+  it('shows each as a divider where it was made, its summary escaped and expandable', () => {
+    const messages: Message[] = [{ role: 'user', content: 'one', timestamp: 1 }, assistant('two'), { role: 'user', content: 'three', timestamp: 1 }];
+    const compaction = {
+      type: 'compaction' as const, summary: '## Goal\n<b>ship</b>', firstKeptSeq: 1, atSeq: 2, tokensBefore: 182_400, tokensAfter: 24_100,
+      readFiles: [], modifiedFiles: [], timestamp: 3,
+    };
+    const html = exportSessionHtml({ title: 'T', createdAt: 0, model: 'm', provider: 'p' }, messages, { compactions: [compaction] });
+    const order = [...html.matchAll(/data-role="(\w+)"/g)].map((m) => m[1]);
+    expect(order).toEqual(['user', 'assistant', 'compaction', 'user']);
+    expect(html).toContain('<summary>Context compacted: 182k → 24k tokens</summary><pre class="text">## Goal\n&#60;b&#62;ship&#60;/b&#62;</pre>');
+  });
+});

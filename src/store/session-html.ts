@@ -1,15 +1,26 @@
 // A read-only, self-contained HTML rendering of a session: no script, no network (a CSP forbids both), and every
 // piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
-import type { ImageContent, Message, TextContent } from '../ai/types';
+import type { CompactionEntry, ImageContent, Message, TextContent } from '../ai/types';
 
 export type HtmlSessionInfo = { title: string; createdAt: number; model: string; provider: string };
 
 const SAFE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** The whole HTML document. `files` (optional) lists the workspace's paths at the end. */
-export function exportSessionHtml(session: HtmlSessionInfo, messages: Message[], options: { files?: string[] } = {}): string {
+/**
+ * The whole HTML document. `files` (optional) lists the workspace's paths at the end; each of `compactions` shows as
+ * a divider where it was made, its summary expandable.
+ */
+export function exportSessionHtml(
+  session: HtmlSessionInfo,
+  messages: Message[],
+  options: { files?: string[]; compactions?: CompactionEntry[] } = {},
+): string {
   const title = session.title || 'Conch session';
-  const body = messages.map(renderMessage).join('\n');
+  const parts = messages.map(renderMessage);
+  for (const compaction of [...(options.compactions ?? [])].reverse()) {
+    parts.splice(Math.min(compaction.atSeq, parts.length), 0, renderCompaction(compaction));
+  }
+  const body = parts.join('\n');
   const files = options.files?.length
     ? `<section class="files"><h2>Workspace files (${options.files.length})</h2><ul>${options.files.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul></section>`
     : '';
@@ -63,6 +74,11 @@ function renderMessage(message: Message): string {
   }
 }
 
+function renderCompaction(compaction: CompactionEntry): string {
+  const tokens = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
+  return `<section class="compaction" data-role="compaction"><details><summary>Context compacted: ${tokens(compaction.tokensBefore)} → ${tokens(compaction.tokensAfter)} tokens</summary><pre class="text">${escapeHtml(compaction.summary)}</pre></details></section>`;
+}
+
 function renderBlock(block: TextContent | ImageContent): string {
   if (block.type === 'text') return `<pre class="text">${escapeHtml(block.text)}</pre>`;
   if (SAFE_IMAGE_TYPES.has(block.mimeType) && /^[A-Za-z0-9+/]*={0,2}$/.test(block.data)) {
@@ -94,6 +110,7 @@ h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:.85rem;margin:0 0 .3rem;text-tra
 .error{border-left-color:#ef4444;color:#b91c1c}
 pre{white-space:pre-wrap;word-break:break-word;margin:.3rem 0;font:13px/1.45 ui-monospace,monospace}
 pre.text{font:inherit}
+.compaction{border-top:1px dashed #a3a3a3;border-bottom:1px dashed #a3a3a3;margin:1rem 0;padding:.3rem 0;text-align:center}
 .tool-call{background:#f4f4f5;border-radius:6px;padding:.3rem .6rem;margin:.3rem 0}.tool-name{font-weight:600;font-family:ui-monospace,monospace}
 img{max-width:100%}summary{cursor:pointer;color:#555}
 @media (prefers-color-scheme:dark){body{background:#111;color:#e5e5e5}.msg{background:#1a1a1a;border-color:#333}.tool-call{background:#222}}

@@ -1,11 +1,14 @@
 // IndexedDB persistence of sessions (DESIGN.md "Storage"). Key layout:
 //   sessions:  <id>                          small SessionRecord
 //   entries:   <id>/<seq padded to 8>        one Message per record; appending never rewrites earlier ones
+//              <id>/compaction/<n padded>    one CompactionEntry per record, in the order made
+//              <id>/draft                    the reply being streamed (overwritten; cleared when it completes)
 //   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline   workspace zips
 //   settings:  "settings"                    the settings object (API keys stay in this store)
 import { get, set } from 'idb-keyval';
 import { messageText, titleFromPrompt } from '../ai/messages';
-import type { Message, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, Message, Usage, UserMessage } from '../ai/types';
+import { findCompactionProblem } from './compaction-schema';
 import { mapStorageError, openDatabase, requestResult } from './db';
 import { findMessageProblem } from './message-schema';
 import { missingTrailingResults } from './repair-transcript';
@@ -33,8 +36,12 @@ const SETTINGS_KEY = 'settings';
 export const pad = (seq: number): string => String(seq).padStart(8, '0');
 export const entryKey = (id: string, seq: number): string => `${id}/${pad(seq)}`;
 const checkpointKey = (id: string, seq: number): string => `${id}/checkpoint/${pad(seq)}`;
+const compactionKey = (id: string, n: number): string => `${id}/compaction/${pad(n)}`;
+const draftKey = (id: string): string => `${id}/draft`;
 /** All keys starting with `prefix` ('/' sorts just below '0', so ids never straddle the range). */
 const prefixRange = (prefix: string): IDBKeyRange => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+/** A session's message entries only (their keys are digits; compactions and the draft sort after them). */
+const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(`${id}/0`, `${id}/9\uffff`);
 
 /** Opens the session store (lazily connecting to IndexedDB on first use). */
 export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
@@ -157,7 +164,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     async loadEntries(sessionId) {
       const values = await db.transact(['sessions', 'entries'], 'readonly', 'the transcript', async (s) => {
         const session = await readSession(s, sessionId);
-        return requestResult(s.entries.getAll(prefixRange(`${sessionId}/`), session.messageCount));
+        return requestResult(s.entries.getAll(messageRange(sessionId), session.messageCount));
       });
       return (values as unknown[]).map((value, seq) => {
         const problem = findMessageProblem(value);
@@ -181,6 +188,63 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       return messages;
     },
 
+    async appendCompaction(sessionId, compaction) {
+      await db.transact(['sessions', 'entries'], 'readwrite', 'the compaction', async (s) => {
+        const session = await readSession(s, sessionId);
+        const problem = findCompactionProblem(compaction, session.messageCount);
+        if (problem) throw new Error(`This compaction cannot be stored: ${problem.path || 'compaction'} ${problem.problem}.`);
+        const n = await requestResult(s.entries.count(prefixRange(`${sessionId}/compaction/`)));
+        s.entries.put(compaction, compactionKey(sessionId, n));
+        s.sessions.put({ ...accountUsage(session, compaction.usage), updatedAt: Date.now() }, sessionId);
+      });
+      notify({ type: 'updated', id: sessionId });
+    },
+
+    async loadCompactions(sessionId) {
+      const { values, messageCount } = await db.transact(['sessions', 'entries'], 'readonly', 'the compactions', async (s) => {
+        const session = await readSession(s, sessionId);
+        const values = (await requestResult(s.entries.getAll(prefixRange(`${sessionId}/compaction/`)))) as unknown[];
+        return { values, messageCount: session.messageCount };
+      });
+      return values.map((value, n) => {
+        const problem = findCompactionProblem(value, messageCount);
+        if (problem) {
+          throw new Error(
+            `Stored compaction ${n} of session ${sessionId} is damaged (${problem.path || 'compaction'}: ${problem.problem}). ` +
+              'Export the session to keep what is readable, or delete it.',
+          );
+        }
+        return value as CompactionEntry;
+      });
+    },
+
+    async saveDraft(sessionId, draft) {
+      await db.transact(['sessions', 'entries'], 'readwrite', 'the reply being written', async (s) => {
+        await readSession(s, sessionId); // a session deleted in another tab gets no orphaned draft
+        s.entries.put(draft, draftKey(sessionId));
+      });
+    },
+
+    async loadDraft(sessionId) {
+      const value = await db.transact(['entries'], 'readonly', 'the reply being written', (s) =>
+        requestResult(s.entries.get(draftKey(sessionId))),
+      );
+      if (value === undefined) return undefined;
+      const problem = findMessageProblem(value);
+      const role = (value as { role?: unknown } | null)?.role;
+      if (problem || role !== 'assistant') {
+        const why = problem ? `${problem.path || 'message'}: ${problem.problem}` : 'it is not a reply';
+        throw new Error(`The reply saved while streaming in session ${sessionId} is damaged (${why}); it cannot be shown.`);
+      }
+      return value as AssistantMessage;
+    },
+
+    async clearDraft(sessionId) {
+      await db.transact(['entries'], 'readwrite', 'the reply being written', async (s) => {
+        s.entries.delete(draftKey(sessionId));
+      });
+    },
+
     async importSession(seed) {
       const now = Date.now();
       const id = crypto.randomUUID();
@@ -202,6 +266,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         for (const [seq, message] of seed.messages.entries()) {
           s.entries.put(message, entryKey(id, seq));
           session = accountFor(session, message, seq);
+        }
+        for (const [n, compaction] of (seed.compactions ?? []).entries()) {
+          s.entries.put(compaction, compactionKey(id, n));
+          session = accountUsage(session, compaction.usage);
         }
         if (seed.latest) s.snapshots.put(seed.latest, `${id}/latest`);
         if (seed.baseline) s.snapshots.put(seed.baseline, `${id}/baseline`);
@@ -252,7 +320,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     async forkSession(sessionId, atSeq) {
       const result = await db.transact(['sessions', 'entries', 'snapshots'], 'readwrite', 'the fork', async (s): Promise<ForkResult> => {
         const parent = await readSession(s, sessionId);
-        const values = (await requestResult(s.entries.getAll(prefixRange(`${sessionId}/`), atSeq + 1))) as unknown[];
+        const values = (await requestResult(s.entries.getAll(messageRange(sessionId), atSeq + 1))) as unknown[];
         const prompt = values[atSeq];
         if (atSeq >= parent.messageCount || (prompt as Message | undefined)?.role !== 'user') {
           throw new Error(`Message ${atSeq} of this session is not a user message; a fork starts at a user message.`);
@@ -274,6 +342,12 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         for (const [seq, message] of values.slice(0, atSeq).entries()) {
           s.entries.put(message, entryKey(fork.id, seq));
           fork = accountFor(fork, message as Message, seq);
+        }
+        // Compactions made after the fork point summarise messages the fork does not have.
+        const compactions = (await requestResult(s.entries.getAll(prefixRange(`${sessionId}/compaction/`)))) as CompactionEntry[];
+        for (const [n, compaction] of compactions.filter((c) => c.atSeq <= atSeq).entries()) {
+          s.entries.put(compaction, compactionKey(fork.id, n));
+          fork = accountUsage(fork, compaction.usage);
         }
         fork.updatedAt = now;
         for (const seq of fork.checkpoints) {
@@ -304,22 +378,30 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
 
 /** The session record after `message` (at `seq`) was appended: counts, cost, tokens, model, title. */
 function accountFor(session: SessionRecord, message: Message, seq: number): SessionRecord {
-  const next: SessionRecord = { ...session, messageCount: seq + 1, updatedAt: Date.now() };
+  let next: SessionRecord = { ...session, messageCount: seq + 1, updatedAt: Date.now() };
   if (message.role === 'assistant') {
-    const { usage } = message;
-    next.cost = session.cost + (Number.isFinite(usage.cost.total) ? usage.cost.total : 0);
-    next.tokens = {
-      input: session.tokens.input + usage.input,
-      output: session.tokens.output + usage.output,
-      cacheRead: session.tokens.cacheRead + usage.cacheRead,
-      cacheWrite: session.tokens.cacheWrite + usage.cacheWrite,
-    };
+    next = accountUsage(next, message.usage);
     if (message.model) next.model = message.model;
     if (message.provider) next.provider = message.provider;
   } else if (message.role === 'user' && !session.title) {
     next.title = titleFrom(message);
   }
   return next;
+}
+
+/** The session record with `usage` (a reply's, or a compaction's summary calls') added to its cost and tokens. */
+function accountUsage(session: SessionRecord, usage: Usage | undefined): SessionRecord {
+  if (!usage) return session;
+  return {
+    ...session,
+    cost: session.cost + (Number.isFinite(usage.cost.total) ? usage.cost.total : 0),
+    tokens: {
+      input: session.tokens.input + usage.input,
+      output: session.tokens.output + usage.output,
+      cacheRead: session.tokens.cacheRead + usage.cacheRead,
+      cacheWrite: session.tokens.cacheWrite + usage.cacheWrite,
+    },
+  };
 }
 
 /** A title from the first prompt (the one rule the whole app uses). */

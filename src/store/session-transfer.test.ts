@@ -79,6 +79,30 @@ describe('session transfer', () => {
     expect(nested).toBe('KEY=[REDACTED]\n');
   });
 
+  it('carries compactions from one browser to another, and redacts secrets the summaries repeat', async () => {
+    const key = 'sk-ant-api03-0123456789abcdefghijklmnop';
+    const mine = fresh();
+    const { id } = await mine.createSession();
+    for (const m of [user(`deploy with ${key}`), ...transcript(2)]) await mine.appendEntry(id, m);
+    const entry = {
+      type: 'compaction' as const, summary: `## Critical context\n- deploy key ${key}`, firstKeptSeq: 5, atSeq: 9,
+      tokensBefore: 20_000, tokensAfter: 4_000, readFiles: [], modifiedFiles: ['deploy.sh'], timestamp: 5,
+    };
+    await mine.appendCompaction(id, entry);
+    const input = await loadSessionExport(mine, id);
+    expect(input.compactions).toEqual([entry]);
+
+    const findings = scanSessionExport(input, [key]);
+    expect(findings.map((f) => [f.where, f.field])).toEqual([['transcript', 'content'], ['transcript', 'compaction 0']]);
+    const clean = await redactSessionExport(input, findings);
+    expect(clean.compactions?.[0].summary).toBe('## Critical context\n- deploy key [REDACTED]');
+
+    const theirs = fresh();
+    const imported = await importSessionIntoStore(theirs, buildSessionDownload(clean).data);
+    expect(await theirs.loadCompactions(imported.id)).toEqual([{ ...entry, summary: '## Critical context\n- deploy key [REDACTED]' }]);
+    expect(await theirs.loadEntries(imported.id)).toHaveLength(9);
+  });
+
   it('reverts one changed file to the baseline', async () => {
     const written: Record<string, string> = {};
     const removed: string[] = [];

@@ -1,5 +1,6 @@
 // Glue between the session store and the session file: gather a stored session for export (with secret review),
 // and turn an imported file into a new stored session.
+import type { Message } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { repairTranscript } from './repair-transcript';
 import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
@@ -16,6 +17,8 @@ export async function loadSessionExport(store: SessionStore, sessionId: string):
   const session = await store.getSession(sessionId);
   if (!session) throw new Error(`Session ${sessionId} does not exist (it may have been deleted in another tab).`);
   const messages = repairTranscript(await store.loadEntries(sessionId));
+  // A repair that dropped a trailing empty reply leaves a compaction made after it pointing past the end.
+  const compactions = (await store.loadCompactions(sessionId)).map((c) => (c.atSeq > messages.length ? { ...c, atSeq: messages.length, firstKeptSeq: Math.min(c.firstKeptSeq, messages.length) } : c));
   const latest = await store.loadSnapshot(sessionId, 'latest');
   const baseline = await store.loadSnapshot(sessionId, 'baseline');
   const checkpoints = new Map<number, Uint8Array>();
@@ -26,15 +29,24 @@ export async function loadSessionExport(store: SessionStore, sessionId: string):
   return {
     session,
     messages,
+    compactions,
     workspace: latest ? await unzipToMap(latest) : new Map(),
     baseline: baseline ? await unzipToMap(baseline) : null,
     checkpoints,
   };
 }
 
-/** Secret-looking things in an export: transcript, workspace and baseline. Pass the person's API keys as `knownSecrets`. */
+/**
+ * Secret-looking things in an export: transcript (compaction summaries included, as they quote it), workspace and
+ * baseline. Pass the person's API keys as `knownSecrets`.
+ */
 export function scanSessionExport(input: SessionExportInput, knownSecrets: string[] = []): SecretFinding[] {
-  return scanForSecrets({ messages: input.messages, files: input.workspace, baseline: input.baseline ?? undefined, knownSecrets });
+  const findings = scanForSecrets({ messages: input.messages, files: input.workspace, baseline: input.baseline ?? undefined, knownSecrets });
+  const summaries = (input.compactions ?? []).map((c): Message => ({ role: 'user', content: c.summary, timestamp: c.timestamp }));
+  for (const finding of scanForSecrets({ messages: summaries, knownSecrets })) {
+    findings.push({ ...finding, id: `s${findings.length}`, seq: undefined, field: `compaction ${finding.seq}` });
+  }
+  return findings;
 }
 
 /** A copy of `input` with `findings` redacted; checkpoint zips are redacted by value, since their files vary. */
@@ -42,17 +54,20 @@ export async function redactSessionExport(input: SessionExportInput, findings: S
   if (findings.length === 0) return input;
   const out = redactSecrets({ messages: input.messages, files: input.workspace, baseline: input.baseline ?? undefined }, findings);
   const values = [...new Set(findings.map((f) => f.value))].sort((a, b) => b.length - a.length);
+  const redactValues = (text: string) => values.reduce((t, v) => t.split(v).join('[REDACTED]'), text);
+  // Summaries quote the transcript, so whatever is redacted anywhere is redacted in them too.
+  const compactions = input.compactions?.map((c) => ({ ...c, summary: redactValues(c.summary) }));
   const checkpoints = new Map<number, Uint8Array>();
   for (const [seq, zip] of input.checkpoints ?? []) {
     const files = await unzipToMap(zip);
     for (const [path, bytes] of files) {
       const text = decodeText(bytes);
       if (text === null || !values.some((v) => text.includes(v))) continue;
-      files.set(path, new TextEncoder().encode(values.reduce((t, v) => t.split(v).join('[REDACTED]'), text)));
+      files.set(path, new TextEncoder().encode(redactValues(text)));
     }
     checkpoints.set(seq, zipFromFiles(files));
   }
-  return { ...input, messages: out.messages ?? [], workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints };
+  return { ...input, messages: out.messages ?? [], compactions, workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints };
 }
 
 /** The download for a (reviewed) export: file name and bytes. */
@@ -69,6 +84,7 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     provider: file.header.provider,
     createdAt: file.header.createdAt,
     messages: file.messages,
+    compactions: file.compactions,
     latest: zipFromFiles(file.workspace),
     baseline: file.baseline ? zipFromFiles(file.baseline) : undefined,
     checkpoints: file.checkpoints,

@@ -1,5 +1,5 @@
 // Data shapes of the storage layer (../../shared/DESIGN.md, "Storage" and "Session file").
-import type { Message, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
 
 /** Workspace files keyed by POSIX path relative to the workspace root ("src/main.ts", never "/x" or "../x"). */
 export type FileMap = Map<string, Uint8Array>;
@@ -56,6 +56,8 @@ export type SessionSeed = {
   provider: string;
   createdAt?: number;
   messages: Message[];
+  /** Compactions of `messages` (atSeq at most messages.length), in the order made. */
+  compactions?: CompactionEntry[];
   latest?: Uint8Array; // workspace zip
   baseline?: Uint8Array; // baseline zip
   checkpoints?: Map<number, Uint8Array>;
@@ -132,6 +134,8 @@ export type SessionFileHeader = {
 export interface SessionFileContents {
   header: SessionFileHeader;
   messages: Message[];
+  /** In the order made; files from before compaction existed have none. */
+  compactions: CompactionEntry[];
   workspace: FileMap;
   baseline: FileMap | null;
   /** Checkpoint workspace zips by user-message seq. */
@@ -162,6 +166,24 @@ export interface SessionStore {
    * calls of the last assistant message that have none (reload mid-turn), then returns the transcript.
    */
   recoverSession(sessionId: string): Promise<Message[]>;
+  /**
+   * Stores a compaction beside the entries (append-only) and counts its usage in the session's totals. Rejects one
+   * that names messages the session does not have.
+   */
+  appendCompaction(sessionId: string, compaction: CompactionEntry): Promise<void>;
+  /** The session's compactions, in the order made. */
+  loadCompactions(sessionId: string): Promise<CompactionEntry[]>;
+
+  /**
+   * The reply being streamed, kept so a reload can show it as interrupted. One slot per session, overwritten by each
+   * save (not an entry: entries are append-only). Write it through a DraftWriter, which throttles.
+   */
+  saveDraft(sessionId: string, draft: AssistantMessage): Promise<void>;
+  /** The saved draft, or undefined. Throws, naming the problem, when what is stored is not a reply. */
+  loadDraft(sessionId: string): Promise<AssistantMessage | undefined>;
+  /** Empties the slot: the reply completed (and was appended as an entry) or was dealt with. */
+  clearDraft(sessionId: string): Promise<void>;
+
   /** Creates a session with its transcript and snapshots in one transaction (new id; overwrites nothing). */
   importSession(seed: SessionSeed): Promise<SessionRecord>;
 
@@ -170,7 +192,10 @@ export interface SessionStore {
   loadSnapshot(sessionId: string, ref: SnapshotRef): Promise<Uint8Array | undefined>;
   listCheckpoints(sessionId: string): Promise<number[]>;
 
-  /** New session holding the entries before user message `atSeq` and the workspace of that checkpoint. */
+  /**
+   * New session holding the entries before user message `atSeq`, the compactions made before that point, and the
+   * workspace of that checkpoint.
+   */
   forkSession(sessionId: string, atSeq: number): Promise<ForkResult>;
 
   /** Closes the database connection (tests, page teardown). */
