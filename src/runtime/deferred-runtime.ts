@@ -4,7 +4,7 @@
 // attached on hand-over.
 
 import { writeStoredZip } from './stored-zip';
-import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
 
 export type RuntimeIdentity = Pick<Runtime, 'kind' | 'workdir'>;
 
@@ -56,6 +56,7 @@ export function createDeferredRuntime(expected: RuntimeIdentity): DeferredRuntim
       rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files)),
     ),
     realpath: forward(async (rt, path: string) => (rt.realpath ? rt.realpath(path) : path)),
+    setBaseline: forward(async (rt, baseline: WorkspaceBaseline | null) => rt.setBaseline?.(baseline)),
     beginImport: () => (target?.beginImport ? target.beginImport() : collectImport(runtime)),
     watch(listener) {
       if (target) return target.watch(listener);

@@ -5,6 +5,8 @@
 import type { Command, CommandContext } from 'just-bash';
 import { createGit } from 'just-git';
 import { BASELINE_AUTHOR, commitBaseline } from './baseline-repo';
+import { isInside } from '../paths';
+import { prepareInvocation, shapeResult, type ArgumentContext } from './git-arguments';
 import type { PendingBaseline } from './pending-baseline';
 
 export type EmbeddedGitOptions = {
@@ -29,9 +31,9 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
   let making: Promise<void> | null = null;
 
   /** Makes the baseline's repository if one is pending and `cwd` is in the workspace; one at a time. */
-  async function ensureRepository(ctx: CommandContext): Promise<void> {
+  async function ensureRepository(ctx: CommandContext, cwd: string): Promise<void> {
     const baseline = options.baseline.pending();
-    if (!baseline || !isWithin(options.workdir, ctx.cwd)) return;
+    if (!baseline || !isInside(options.workdir, cwd)) return;
     making ??= (async () => {
       const gitDir = `${options.workdir}/.git`;
       if (await ctx.fs.exists(gitDir)) {
@@ -54,8 +56,10 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
   return {
     name: 'git',
     async execute(args, ctx) {
+      const invocation = await prepareInvocation(args, ctx.cwd, argumentContext(ctx));
+      if ('error' in invocation) return { stdout: '', stderr: invocation.error, exitCode: 129 };
       try {
-        await ensureRepository(ctx);
+        await ensureRepository(ctx, invocation.cwd);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return {
@@ -64,9 +68,20 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
           exitCode: 128,
         };
       }
-      return git.execute(args, ctx);
+      const env = new Map(ctx.env);
+      // -c user.name=… is configuration: like git, GIT_AUTHOR_NAME and friends in the environment still win.
+      for (const [name, value] of Object.entries(invocation.env)) if (!env.has(name)) env.set(name, value);
+      return shapeResult(await git.execute(invocation.args, { ...ctx, cwd: invocation.cwd, env }), invocation);
     },
   };
+
+  function argumentContext(ctx: CommandContext): ArgumentContext {
+    return {
+      exists: (path) => ctx.fs.exists(path),
+      isDirectory: async (path) => (await ctx.fs.exists(path)) && (await ctx.fs.stat(path)).isDirectory,
+      isRevision: async (name, cwd) => (await git.execute(['rev-parse', '--verify', name], { ...ctx, cwd })).exitCode === 0,
+    };
+  }
 }
 
 function offlineMessage(subcommand: string): string {
@@ -76,6 +91,3 @@ function offlineMessage(subcommand: string): string {
   );
 }
 
-function isWithin(folder: string, path: string): boolean {
-  return path === folder || path.startsWith(`${folder}/`);
-}
