@@ -51,4 +51,5 @@ export {
   importSessionIntoStore,
   revertChange,
   SNAPSHOT_EXCLUDE,
+  HISTORY_FOLDERS,
 } from './session-transfer';

@@ -42,10 +42,12 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
       }
       try {
         await commitBaseline(git, ctx.fs, options.workdir, baseline);
-        options.baseline.settle(baseline);
       } catch (error) {
         await ctx.fs.rm(gitDir, { recursive: true, force: true }).catch(() => undefined); // no half-made repository
         throw error;
+      } finally {
+        // Said once: after a failure git goes on without the baseline (git init starts an empty repository).
+        options.baseline.settle(baseline);
       }
     })().finally(() => {
       making = null;
@@ -64,7 +66,9 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
         const reason = error instanceof Error ? error.message : String(error);
         return {
           stdout: '',
-          stderr: `fatal: could not make the repository of the imported files (${reason}). The workspace files are unchanged; run the git command again to retry.\n`,
+          stderr:
+            `fatal: could not make a repository whose first commit is the imported files (${reason}). The workspace ` +
+            `files are unchanged; \`git init\` starts an empty repository instead.\n`,
           exitCode: 128,
         };
       }
