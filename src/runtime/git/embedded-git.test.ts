@@ -80,6 +80,10 @@ describe('embedded git compared with real git', () => {
     await both.expectSame("printf 'staged\\n' >> README.md", 'git add README.md', 'git status --short', 'git restore --staged README.md', 'git status --short');
     await both.expectSame('git reset --hard', 'git status --short', 'git rm src/lib/util.js', 'git status --short', 'git reset HEAD src/lib/util.js', 'git status --short');
     await both.expectSame('git checkout -- src/lib/util.js', 'git status --short', 'git reset --soft HEAD~1', 'git status --short', 'git log --oneline');
+    // Staging everything: a new folder, a deletion, an edit of an already staged file; then `add .` below the top.
+    await both.expectSame("mkdir -p docs/deep && printf 'doc\\n' > docs/deep/x.md && rm src/lib/util.js && printf 'again\\n' >> feature.txt");
+    await both.expectSame('git add -A', 'git status --short', 'git commit -qm "Everything"', 'git status --short');
+    await both.expectSame("printf 'one\\n' > src/one.js && printf 'two\\n' > docs/two.md", 'cd src && git add . && cd ..', 'git status --short');
   });
 
   it('takes git\'s usual spellings just-git lacks: global options, paths without --, -q, diff --quiet', async () => {
@@ -106,6 +110,14 @@ describe('embedded git compared with real git', () => {
     expect(unsupported.embedded.exitCode).not.toBe(0);
     expect(unsupported.embedded.output).toContain('git config core.autocrlf');
     expect((await both.run('git -C missing status')).embedded.output).toBe("fatal: cannot change to 'missing': No such file or directory\n");
+  });
+
+  it('stages every change with add -A, unusual file names included', async () => {
+    const rt = createEmbeddedRuntime({ files: FILES });
+    await rt.exec('git init -q && git add -A && git commit -qm base');
+    await rt.exec(`printf x > 'ünï code.md' && printf y > ./-dash.txt && printf z > 'q"uote.txt' && rm README.md && printf w >> src/main.js`);
+    expect(await rt.exec('git add -A')).toEqual({ output: '', exitCode: 0 });
+    expect((await rt.exec('git status --porcelain')).output).toBe('A  -dash.txt\nD  README.md\nA  "q\\"uote.txt"\nM  src/main.js\nA  "ünï code.md"\n');
   });
 
   it('says that clone, fetch, pull and push need a network the embedded runtime does not have', async () => {

@@ -4,9 +4,11 @@
 
 import type { Command, CommandContext } from 'just-bash';
 import { createGit } from 'just-git';
+import { addChangedPaths, stagesWholeTree } from './add-changes';
 import { BASELINE_AUTHOR, commitBaseline } from './baseline-repo';
 import { isInside } from '../paths';
-import { prepareInvocation, shapeResult, type ArgumentContext } from './git-arguments';
+import { prepareInvocation, shapeResult, type ArgumentContext, type GitResult } from './git-arguments';
+import { IndexedListingFs } from './indexed-listing-fs';
 import type { PendingBaseline } from './pending-baseline';
 
 export type EmbeddedGitOptions = {
@@ -29,21 +31,23 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
     },
   });
   let making: Promise<void> | null = null;
+  // One per shell file system, so just-git's per-file-system lock still keeps two git commands from overlapping.
+  const listings = new WeakMap<CommandContext['fs'], IndexedListingFs>();
 
   /** Makes the baseline's repository if one is pending and `cwd` is in the workspace; one at a time. */
-  async function ensureRepository(ctx: CommandContext, cwd: string): Promise<void> {
+  async function ensureRepository(fs: IndexedListingFs, cwd: string): Promise<void> {
     const baseline = options.baseline.pending();
     if (!baseline || !isInside(options.workdir, cwd)) return;
     making ??= (async () => {
       const gitDir = `${options.workdir}/.git`;
-      if (await ctx.fs.exists(gitDir)) {
+      if (await fs.exists(gitDir)) {
         options.baseline.settle(baseline);
         return;
       }
       try {
-        await commitBaseline(git, ctx.fs, options.workdir, baseline);
+        await commitBaseline(git, fs, options.workdir, baseline);
       } catch (error) {
-        await ctx.fs.rm(gitDir, { recursive: true, force: true }).catch(() => undefined); // no half-made repository
+        await fs.rm(gitDir, { recursive: true, force: true }).catch(() => undefined); // no half-made repository
         throw error;
       } finally {
         // Said once: after a failure git goes on without the baseline (git init starts an empty repository).
@@ -58,10 +62,13 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
   return {
     name: 'git',
     async execute(args, ctx) {
+      let fs = listings.get(ctx.fs);
+      if (!fs) listings.set(ctx.fs, (fs = new IndexedListingFs(ctx.fs)));
+      fs.refresh();
       const invocation = await prepareInvocation(args, ctx.cwd, argumentContext(ctx));
       if ('error' in invocation) return { stdout: '', stderr: invocation.error, exitCode: 129 };
       try {
-        await ensureRepository(ctx, invocation.cwd);
+        await ensureRepository(fs, invocation.cwd);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return {
@@ -75,9 +82,20 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
       const env = new Map(ctx.env);
       // -c user.name=… is configuration: like git, GIT_AUTHOR_NAME and friends in the environment still win.
       for (const [name, value] of Object.entries(invocation.env)) if (!env.has(name)) env.set(name, value);
-      return shapeResult(await git.execute(invocation.args, { ...ctx, cwd: invocation.cwd, env }), invocation);
+      const run = (args: string[], cwd: string) => git.execute(args, { ...ctx, fs, cwd, env });
+      if (invocation.args[0] === 'add') {
+        const top = await topOfWorkTree(run, invocation.cwd);
+        const staged = top !== null && stagesWholeTree(invocation.args, invocation.cwd, top) ? await addChangedPaths(run, top) : null;
+        if (staged) return shapeResult(staged, invocation);
+      }
+      return shapeResult(await run(invocation.args, invocation.cwd), invocation);
     },
   };
+
+  async function topOfWorkTree(run: (args: string[], cwd: string) => Promise<GitResult>, cwd: string): Promise<string | null> {
+    const top = await run(['rev-parse', '--show-toplevel'], cwd);
+    return top.exitCode === 0 ? top.stdout.trim() : null;
+  }
 
   function argumentContext(ctx: CommandContext): ArgumentContext {
     return {
