@@ -4,10 +4,10 @@
 
 import type { Command, CommandContext } from 'just-bash';
 import { createGit } from 'just-git';
-import { addChangedPaths, stagesWholeTree } from './add-changes';
-import { BASELINE_AUTHOR, commitBaseline } from './baseline-repo';
 import { isInside } from '../paths';
-import { prepareInvocation, shapeResult, type ArgumentContext, type GitResult } from './git-arguments';
+import { addChangedPaths, stagesWholeTree, type RunGit } from './add-changes';
+import { BASELINE_AUTHOR, commitBaseline } from './baseline-repo';
+import { prepareInvocation, shapeResult, type ArgumentContext } from './git-arguments';
 import { IndexedListingFs } from './indexed-listing-fs';
 import type { PendingBaseline } from './pending-baseline';
 
@@ -65,8 +65,12 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
       let fs = listings.get(ctx.fs);
       if (!fs) listings.set(ctx.fs, (fs = new IndexedListingFs(ctx.fs)));
       fs.refresh();
-      const invocation = await prepareInvocation(args, ctx.cwd, argumentContext(ctx));
+      const env = new Map(ctx.env);
+      const run: RunGit = (args, cwd) => git.execute(args, { ...ctx, fs, cwd, env });
+      const invocation = await prepareInvocation(args, ctx.cwd, argumentContext(fs, run));
       if ('error' in invocation) return { stdout: '', stderr: invocation.error, exitCode: 129 };
+      // -c user.name=… is configuration: like git, GIT_AUTHOR_NAME and friends in the environment still win.
+      for (const [name, value] of Object.entries(invocation.env)) if (!env.has(name)) env.set(name, value);
       try {
         await ensureRepository(fs, invocation.cwd);
       } catch (error) {
@@ -79,29 +83,21 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
           exitCode: 128,
         };
       }
-      const env = new Map(ctx.env);
-      // -c user.name=… is configuration: like git, GIT_AUTHOR_NAME and friends in the environment still win.
-      for (const [name, value] of Object.entries(invocation.env)) if (!env.has(name)) env.set(name, value);
-      const run = (args: string[], cwd: string) => git.execute(args, { ...ctx, fs, cwd, env });
       if (invocation.args[0] === 'add') {
-        const top = await topOfWorkTree(run, invocation.cwd);
-        const staged = top !== null && stagesWholeTree(invocation.args, invocation.cwd, top) ? await addChangedPaths(run, top) : null;
+        const top = await run(['rev-parse', '--show-toplevel'], invocation.cwd);
+        const root = top.exitCode === 0 ? top.stdout.trim() : null;
+        const staged = root !== null && stagesWholeTree(invocation.args, invocation.cwd, root) ? await addChangedPaths(run, root) : null;
         if (staged) return shapeResult(staged, invocation);
       }
       return shapeResult(await run(invocation.args, invocation.cwd), invocation);
     },
   };
 
-  async function topOfWorkTree(run: (args: string[], cwd: string) => Promise<GitResult>, cwd: string): Promise<string | null> {
-    const top = await run(['rev-parse', '--show-toplevel'], cwd);
-    return top.exitCode === 0 ? top.stdout.trim() : null;
-  }
-
-  function argumentContext(ctx: CommandContext): ArgumentContext {
+  function argumentContext(fs: IndexedListingFs, run: RunGit): ArgumentContext {
     return {
-      exists: (path) => ctx.fs.exists(path),
-      isDirectory: async (path) => (await ctx.fs.exists(path)) && (await ctx.fs.stat(path)).isDirectory,
-      isRevision: async (name, cwd) => (await git.execute(['rev-parse', '--verify', name], { ...ctx, cwd })).exitCode === 0,
+      exists: (path) => fs.exists(path),
+      isDirectory: async (path) => (await fs.exists(path)) && (await fs.stat(path)).isDirectory,
+      isRevision: async (name, cwd) => (await run(['rev-parse', '--verify', name], cwd)).exitCode === 0,
     };
   }
 }
