@@ -5,6 +5,7 @@ import { testModel } from '../ai/testing/test-model';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
+import { unzipSync } from 'fflate';
 import { createSessionStore, openSessionEvents, SessionFileError, zipFromFiles, type SessionLock } from '../store';
 import { createCodingTools } from '../tools';
 import { SessionController } from './session-controller.svelte';
@@ -220,6 +221,65 @@ describe('SessionLibrary', () => {
     expect(await names(s.runtime)).toEqual(['README.md', 'src']);
     const baseline = await s.library.store.loadSnapshot(s.library.current!.id, 'baseline');
     expect(baseline).toBeDefined();
+  });
+
+  it('an imported repo is the first commit of the agent\'s git, also after a reload and in a session switched to', async () => {
+    const first = await setup({ prefix: 'git-baseline-' });
+    await first.library.start();
+    const repo = zipFromFiles(new Map([['greeter-main/app.js', enc.encode('greet("Hello");\n')], ['greeter-main/README.md', enc.encode('# Greeter\n')]]));
+    await first.library.transfer.importRepo({ kind: 'zip', name: 'greeter-main.zip', data: repo });
+    const id = first.library.current!.id;
+    await runPrompt(first, 'Be friendlier', [{ content: [toolCall('edit', { path: 'app.js', edits: [{ oldText: 'Hello', newText: 'Hi' }] })] }, { content: 'ok' }]);
+    first.library.stop();
+
+    // git never ran before the reload: the restored workspace has no .git, and git makes it from the stored baseline.
+    const second = await setup({ prefix: 'git-baseline-' });
+    await second.library.start();
+    expect(second.library.current?.id).toBe(id);
+    expect((await second.runtime.exec('git log --oneline')).output).toMatch(/^[0-9a-f]{7} Imported greeter-main\.zip\n$/);
+    const diff = (await second.runtime.exec('git diff')).output;
+    expect(diff.split('\n').filter((line) => /^[-+](?![-+])/.test(line))).toEqual(['-greet("Hello");', '+greet("Hi");']);
+
+    // Another session started empty: no repository there; back in the first, the same one.
+    await second.library.newSession();
+    expect((await second.runtime.exec('git status')).output).toMatch(/not a git repository/);
+    await second.library.open(id);
+    expect((await second.runtime.exec('git status --short')).output).toBe(' M app.js\n');
+  });
+
+  it('leaves .git out of the Changes tab, the workspace download and the patch unless asked for', async () => {
+    const s = await setup();
+    await s.library.start();
+    const repo = zipFromFiles(new Map([['app.js', enc.encode('one\n')]]));
+    await s.library.transfer.importRepo({ kind: 'zip', name: 'app.zip', data: repo });
+    await s.runtime.writeFile('app.js', 'two\n');
+    await s.runtime.exec('git status');
+    expect(await s.runtime.stat('.git/HEAD')).not.toBeNull();
+
+    const { changes } = await s.library.transfer.changes();
+    expect(changes.map((c) => c.path)).toEqual(['app.js']);
+    const zipNames = async (includeGit: boolean) => Object.keys(unzipSync((await s.library.transfer.exportWorkspace({ includeGit })).data));
+    expect(await zipNames(false)).toEqual(['app.js']);
+    expect(await zipNames(true)).toEqual(expect.arrayContaining(['app.js', '.git/HEAD', '.git/index']));
+    const patchText = async (includeGit: boolean) => dec.decode((await s.library.transfer.patch(changes, { includeGit })).data);
+    expect(await patchText(false)).not.toContain('.git/');
+    expect(await patchText(true)).toContain('diff --git a/.git/HEAD b/.git/HEAD');
+    // History is kept where sessions are saved and shared (once the workspace's watch has reported git's writes).
+    await s.runtime.exec('git commit -qam "Second line"');
+    const head = dec.decode(await s.runtime.readFile('.git/refs/heads/main'));
+    let saved: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 150 && dec.decode(saved['.git/refs/heads/main'] ?? new Uint8Array()) !== head; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      await s.library.flush();
+      const latest = await s.library.store.loadSnapshot(s.library.current!.id, 'latest');
+      saved = latest ? unzipSync(latest) : {};
+    }
+    expect(dec.decode(saved['.git/refs/heads/main'])).toBe(head);
+    const prepared = await s.library.transfer.prepareExport([]);
+    const file = await s.library.transfer.buildExport(prepared, [], 'session');
+    expect(Object.keys(unzipSync(file.data))).toContain('workspace/.git/HEAD');
+    await s.library.transfer.importSessionFile(file.data);
+    expect((await s.runtime.exec('git log --oneline')).output).toMatch(/^[0-9a-f]{7} Second line\n[0-9a-f]{7} Imported app\.zip\n$/);
   });
 
   it('exports a session (own key always redacted) that imports as a new session with its workspace', async () => {

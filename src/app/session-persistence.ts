@@ -16,6 +16,7 @@ import {
   type SessionStore,
   type SnapshotRef,
 } from '../store';
+import { sessionBaseline } from './workspace-baseline';
 
 /** What persistence listens to: a SessionController's events. */
 export interface PersistedSession {
@@ -237,13 +238,25 @@ const EMPTY_WORKSPACE = zipFromFiles(new Map());
 
 /**
  * Puts a stored workspace into the runtime, replacing what is there: `latest` falls back to the baseline, then to an
- * empty workspace. Returns which one was used.
+ * empty workspace. Returns which one was used. The runtime is also told the session's baseline (for its git).
  */
 export async function restoreWorkspace(
+  store: Pick<SessionStore, 'loadSnapshot' | 'getSession'>,
+  runtime: Pick<Runtime, 'importZip' | 'setBaseline'>,
+  id: string,
+  ref: SnapshotRef = 'latest',
+): Promise<'snapshot' | 'baseline' | 'empty'> {
+  const used = await importStoredWorkspace(store, runtime, id, ref);
+  const record = await store.getSession(id);
+  await runtime.setBaseline?.(record ? sessionBaseline(store, record) : null);
+  return used;
+}
+
+async function importStoredWorkspace(
   store: Pick<SessionStore, 'loadSnapshot'>,
   runtime: Pick<Runtime, 'importZip'>,
   id: string,
-  ref: SnapshotRef = 'latest',
+  ref: SnapshotRef,
 ): Promise<'snapshot' | 'baseline' | 'empty'> {
   const zip = await store.loadSnapshot(id, ref);
   if (zip) {

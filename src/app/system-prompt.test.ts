@@ -20,6 +20,16 @@ describe('buildSystemPrompt', () => {
     expect(prompt).not.toMatch(/Node\.js and npm are available/);
   });
 
+  it('tells the model that git works locally in the embedded sandbox, and that a WebContainer has none', () => {
+    const embedded = buildSystemPrompt(base);
+    expect(embedded).toMatch(/git works locally/);
+    expect(embedded).toMatch(/clone, fetch, pull and push do not \(no network\)/);
+    expect(embedded).toMatch(/first commit is the imported files/);
+    const webcontainer = buildSystemPrompt({ ...base, runtimeKind: 'webcontainer' });
+    expect(webcontainer).toMatch(/There is no git: jsh does not provide one/);
+    expect(webcontainer).not.toMatch(/git works locally/);
+  });
+
   it('tells the model that node and npm work in a WebContainer', () => {
     const prompt = buildSystemPrompt({ ...base, runtimeKind: 'webcontainer' });
     expect(prompt).toMatch(/Node\.js and npm are available/);

@@ -34,12 +34,14 @@ function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string
     return [
       `You work inside a WebContainer: a Node.js environment running in the person's browser tab. The workspace is ${workdir}.`,
       'Node.js and npm are available (npm install, npm run, node scripts, dev servers). The shell is jsh, a bash-like shell.',
-      'Native binaries, Python, git and system package managers are not available. Network access is limited to what the browser allows.',
+      'Native binaries, Python and system package managers are not available. Network access is limited to what the browser allows.',
+      'There is no git: jsh does not provide one, so do not run git commands; to see what changed, compare files or ask the person to look at the Changes tab.',
     ].join('\n');
   }
   return [
     `You work inside an embedded sandbox: a simulated bash shell with an in-memory file system, running in the person's browser tab. The workspace is ${workdir}.`,
-    'There is NO node, npm, npx, python, git or network here. Only the shell\'s built-in commands work (ls, cat, grep, sed, awk, find, head, tail, wc, sort, echo, mkdir, rm, mv, cp and similar).',
+    'There is NO node, npm, npx, python or network here. Only the shell\'s built-in commands work (ls, cat, grep, sed, awk, find, head, tail, wc, sort, echo, mkdir, rm, mv, cp and similar), plus git.',
+    'git works locally: init, status, add, rm, commit, diff (--cached, --stat), log (--oneline, -p), show, branch, switch/checkout, restore, reset, stash, merge, tag. clone, fetch, pull and push do not (no network). When the workspace was imported, its first commit is the imported files, so `git diff` shows every change made since the import.',
     'Do not try to install packages or run a dev server; say so plainly if the task needs one.',
   ].join('\n');
 }

@@ -162,6 +162,15 @@ describe('changes since the baseline', () => {
     expect(after.map((c) => c.path)).toEqual(['logo.png']);
   });
 
+  it('leaves .git out of the changes and the download unless asked, also when the baseline came with one', async () => {
+    const baseline = files({ 'a.txt': 'a\n', '.git/HEAD': 'ref: refs/heads/main\n' });
+    const runtime = await createEmbeddedRuntime({ files: { 'a.txt': 'A\n', '.git/HEAD': 'ref: refs/heads/topic\n', 'sub/.git/config': 'x' } });
+    expect((await workspaceChanges(runtime, baseline)).map((c) => c.path)).toEqual(['a.txt']);
+    expect((await workspaceChanges(runtime, baseline, { includeGit: true })).map((c) => c.path)).toEqual(['.git/HEAD', 'a.txt', 'sub/.git/config']);
+    expect([...(await unzipToMap(await exportWorkspaceZip(runtime))).keys()]).toEqual(['a.txt']);
+    expect([...(await unzipToMap(await exportWorkspaceZip(runtime, { includeGit: true }))).keys()].sort()).toEqual(['.git/HEAD', 'a.txt', 'sub/.git/config']);
+  });
+
   it('exports the workspace with binaries and without node_modules, under a safe name', async () => {
     const runtime = await createEmbeddedRuntime({ files: { 'img.bin': new Uint8Array([0, 255, 1]), 'node_modules/a.js': 'x' } });
     const zip = await unzipToMap(await exportWorkspaceZip(runtime));

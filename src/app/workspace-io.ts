@@ -8,6 +8,7 @@ import {
   readRepoZip,
   revertChange,
   SNAPSHOT_EXCLUDE,
+  HISTORY_FOLDERS,
   unzipToMap,
   zipFromFiles,
   ImportCancelledError,
@@ -39,7 +40,12 @@ export type RepoImportOptions = {
   limits?: Pick<ZipImportOptions, 'maxFiles' | 'maxTotalBytes' | 'maxRatio'>;
 };
 
-const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
+const folderPatterns = (names: readonly string[]) => names.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
+const snapshotExclude = folderPatterns(SNAPSHOT_EXCLUDE);
+const projectExclude = folderPatterns([...SNAPSHOT_EXCLUDE, ...HISTORY_FOLDERS]);
+
+/** Whether downloads and the Changes tab take in `.git` too (left out by default). */
+export type HistoryOption = { includeGit?: boolean };
 
 /**
  * Checks and unpacks a repo, then replaces the runtime's workspace with it. Any failure (unsafe entry, limits,
@@ -94,9 +100,12 @@ function summary(result: ZipImportResult, zip: Uint8Array): RepoImport {
   return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };
 }
 
-/** The workspace as a zip for download: every file, binaries included; node_modules left out (reinstallable). */
-export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>): Promise<Uint8Array> {
-  return runtime.exportZip({ exclude: snapshotExclude });
+/**
+ * The workspace as a zip for download: every file, binaries included; node_modules left out (reinstallable), and
+ * .git unless `includeGit`.
+ */
+export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>, options: HistoryOption = {}): Promise<Uint8Array> {
+  return runtime.exportZip({ exclude: options.includeGit ? snapshotExclude : projectExclude });
 }
 
 /** A download name for the workspace zip of a session titled `title`. */
@@ -111,10 +120,16 @@ export async function loadBaseline(store: Pick<SessionStore, 'loadSnapshot'>, se
   return zip ? unzipToMap(zip) : new Map();
 }
 
-/** Everything that differs between the baseline and the workspace now, sorted by path. */
-export async function workspaceChanges(runtime: Pick<Runtime, 'exportZip'>, baseline: FileMap): Promise<FileChange[]> {
-  const current = await unzipToMap(await runtime.exportZip({ exclude: snapshotExclude }));
-  return diffWorkspaces(baseline, current);
+/** Everything that differs between the baseline and the workspace now, sorted by path (.git only if `includeGit`). */
+export async function workspaceChanges(runtime: Pick<Runtime, 'exportZip'>, baseline: FileMap, options: HistoryOption = {}): Promise<FileChange[]> {
+  const current = await unzipToMap(await runtime.exportZip({ exclude: options.includeGit ? snapshotExclude : projectExclude }));
+  return diffWorkspaces(options.includeGit ? baseline : withoutHistory(baseline), current);
+}
+
+// A baseline imported with its own .git has it in the stored files too.
+function withoutHistory(files: FileMap): FileMap {
+  const inHistory = (path: string) => path.split('/').some((segment) => HISTORY_FOLDERS.includes(segment));
+  return new Map([...files].filter(([path]) => !inHistory(path)));
 }
 
 /** The changes as a patch `git apply` accepts on the original repo. */

@@ -2,6 +2,7 @@
 // a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
 import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../store';
 import type { OpenSessionAccess } from './open-session-access';
+import { sessionBaseline } from './workspace-baseline';
 import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
 import {
   changesPatch,
@@ -11,6 +12,7 @@ import {
   revertFile,
   workspaceChanges,
   workspaceZipName,
+  type HistoryOption,
   type RepoImport,
   type RepoSource,
 } from './workspace-io';
@@ -34,10 +36,12 @@ export class WorkspaceTransfer {
       const result = await importRepo(workspace, source, options);
       try {
         await this.session.store.saveSnapshot(id, 'baseline', result.zip);
+        await this.session.store.updateSession(id, { baselineName: source.name });
         await this.session.workspaceReplaced();
       } catch (error) {
         this.session.storageProblem(error);
       }
+      await workspace.setBaseline(sessionBaseline(this.session.store, { id, title: '', baselineId: id, baselineName: source.name }));
       await this.session.refresh();
       return result;
     });
@@ -64,24 +68,25 @@ export class WorkspaceTransfer {
     return buildExport(prepared, redact, format);
   }
 
-  /** The open session's workspace as a zip download (binaries included, node_modules left out). */
-  async exportWorkspace(): Promise<ExportDownload> {
+  /** The open session's workspace as a zip download (binaries included, node_modules left out, .git if asked). */
+  async exportWorkspace(options: HistoryOption = {}): Promise<ExportDownload> {
     const workspace = this.session.workspace();
-    return { fileName: workspaceZipName(this.session.current()?.title ?? ''), data: await exportWorkspaceZip(workspace), mimeType: 'application/zip' };
+    return { fileName: workspaceZipName(this.session.current()?.title ?? ''), data: await exportWorkspaceZip(workspace, options), mimeType: 'application/zip' };
   }
 
-  /** What changed in the open session's workspace since its baseline, with the baseline for reverts. */
-  async changes(): Promise<{ changes: FileChange[]; baseline: FileMap }> {
+  /** What changed in the open session's workspace since its baseline, with the baseline for reverts (.git if asked). */
+  async changes(options: HistoryOption = {}): Promise<{ changes: FileChange[]; baseline: FileMap }> {
     const workspace = this.session.workspace();
     const id = this.session.current()?.id;
     const baseline = id && !id.startsWith('unsaved-') ? await loadBaseline(this.session.store, id) : new Map<string, Uint8Array>();
-    return { changes: await workspaceChanges(workspace, baseline), baseline };
+    return { changes: await workspaceChanges(workspace, baseline, options), baseline };
   }
 
-  /** The changes as a .patch download `git apply` accepts on the original repo. */
-  patch(changes: FileChange[]): ExportDownload {
+  /** The changes as a .patch download `git apply` accepts on the original repo; with includeGit, .git's changes too. */
+  async patch(changes: FileChange[], options: HistoryOption = {}): Promise<ExportDownload> {
+    const included = options.includeGit ? (await this.changes(options)).changes : changes;
     const name = workspaceZipName(this.session.current()?.title ?? '').replace(/\.zip$/, '.patch');
-    return { fileName: name, data: new TextEncoder().encode(changesPatch(changes)), mimeType: 'text/x-diff' };
+    return { fileName: name, data: new TextEncoder().encode(changesPatch(included)), mimeType: 'text/x-diff' };
   }
 
   /** Puts one changed file back as the baseline has it. */

@@ -55,6 +55,39 @@ describe('createEmbeddedRuntimeInWorker', () => {
     await runtime.dispose();
   });
 
+  it('reports a baseline the page cannot read through git, changing nothing', async () => {
+    const runtime = await createEmbeddedRuntimeInWorker({ files: { 'a.txt': 'A' }, createWorker: () => createInMemoryWorker() });
+    await runtime.setBaseline!({
+      name: 'gone.zip',
+      files: async () => {
+        throw new Error('the stored baseline is gone');
+      },
+    });
+    const result = await runtime.exec('git status');
+    expect(result.exitCode).toBe(128);
+    expect(result.output).toContain('(the stored baseline is gone)');
+    expect(await runtime.stat('.git')).toBeNull();
+    await runtime.dispose();
+  });
+
+  it('tells a worker started after a stuck command the baseline again', async () => {
+    const workers: ReturnType<typeof createInMemoryWorker>[] = [];
+    const runtime = await createEmbeddedRuntimeInWorker({
+      stopGraceMs: 100,
+      createWorker: () => {
+        const worker = createInMemoryWorker((m) => workers.length === 1 && m.type === 'exec' && m.command.includes('STUCK'));
+        workers.push(worker);
+        return worker;
+      },
+    });
+    await runtime.writeFile('a.txt', 'A');
+    await runtime.setBaseline!({ name: 'kept.zip', files: async () => [{ path: 'a.txt', data: new TextEncoder().encode('A') }] });
+    expect((await runtime.exec('echo STUCK', { timeoutMs: 200 })).output).toMatch(/restarted/);
+    expect(workers).toHaveLength(2);
+    expect((await runtime.exec('git log --oneline')).output).toMatch(/^[0-9a-f]{7} Imported kept\.zip\n$/);
+    await runtime.dispose();
+  });
+
   it('rejects calls after dispose with a clear message', async () => {
     const runtime = await createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() });
     await runtime.dispose();

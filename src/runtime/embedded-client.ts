@@ -7,7 +7,7 @@
 import type { EmbeddedRuntimeOptions } from './embedded';
 import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './embedded-protocol';
 import { appendNote, stopNote } from './exec-notes';
-import type { ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+import type { ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
 export interface WorkerLike {
@@ -64,6 +64,8 @@ class WorkerEmbeddedRuntime implements Runtime {
   private readonly stopTable: Int32Array | undefined;
   private snapshot: Uint8Array | undefined;
   private changedSinceSnapshot = true;
+  /** Kept in the page: the worker asks for its files when git first needs them, and a new worker is told again. */
+  private baseline: WorkspaceBaseline | null = null;
   private disposed = false;
 
   constructor(private readonly options: EmbeddedWorkerOptions) {
@@ -166,6 +168,11 @@ class WorkerEmbeddedRuntime implements Runtime {
     };
   }
 
+  async setBaseline(baseline: WorkspaceBaseline | null): Promise<void> {
+    this.baseline = baseline;
+    this.post({ type: 'baseline', name: baseline?.name ?? null });
+  }
+
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     if (opts.signal?.aborted) return { output: stopNote('abort', undefined), exitCode: null };
     if (this.changedSinceSnapshot) {
@@ -252,6 +259,9 @@ class WorkerEmbeddedRuntime implements Runtime {
         this.changedSinceSnapshot = true;
         for (const listener of [...this.listeners]) listener(message.paths);
         return;
+      case 'baseline-files-needed':
+        void this.sendBaselineFiles(message.request);
+        return;
       case 'ready':
       case 'init-failed':
         return;
@@ -259,6 +269,17 @@ class WorkerEmbeddedRuntime implements Runtime {
         const unknown: never = message;
         throw new Error(`Unknown message ${JSON.stringify(unknown)}`);
       }
+    }
+  }
+
+  private async sendBaselineFiles(request: number): Promise<void> {
+    try {
+      if (!this.baseline) throw new Error('this workspace has no imported baseline any more');
+      const packed = packFiles(await this.baseline.files());
+      this.post({ type: 'baseline-files', request, ...packed }, [packed.bytes]);
+    } catch (error) {
+      if (this.disposed || !this.worker) return;
+      this.post({ type: 'baseline-files-failed', request, message: error instanceof Error ? error.message : String(error) });
     }
   }
 
@@ -276,6 +297,7 @@ class WorkerEmbeddedRuntime implements Runtime {
     try {
       await this.start(undefined);
       if (this.snapshot) await this.call('importZip', [this.snapshot]);
+      if (this.baseline) this.post({ type: 'baseline', name: this.baseline.name });
       stuck.resolve({ output: appendNote(stopNote(reason, timeoutMs), note), exitCode: null });
     } catch (error) {
       stuck.resolve({ output: `${stopNote(reason, timeoutMs)}\n[the embedded runtime could not be restarted: ${String(error)}]`, exitCode: null });

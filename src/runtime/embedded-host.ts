@@ -19,6 +19,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   let stopWatching: (() => void) | undefined;
   const aborts = new Map<number, AbortController>();
   const stages = new Map<number, StagedImport>();
+  const baselineRequests = new Map<number, { resolve(files: { path: string; data: Uint8Array }[]): void; reject(error: Error): void }>();
+  let nextBaselineRequest = 1;
 
   return handle;
 
@@ -57,6 +59,19 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
       case 'watch':
         stopWatching?.();
         stopWatching = message.enabled ? runtime?.watch((paths) => post({ type: 'changes', paths })) : undefined;
+        return;
+      case 'baseline': {
+        const name = message.name;
+        await runtime?.setBaseline(name === null ? null : { name, files: askForBaselineFiles });
+        return;
+      }
+      case 'baseline-files':
+        baselineRequests.get(message.request)?.resolve(unpackFiles(message));
+        baselineRequests.delete(message.request);
+        return;
+      case 'baseline-files-failed':
+        baselineRequests.get(message.request)?.reject(new Error(message.message));
+        baselineRequests.delete(message.request);
         return;
       default: {
         const unknown: never = message;
@@ -151,6 +166,15 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     } finally {
       aborts.delete(request.id);
     }
+  }
+
+  /** The baseline's files, from the page (they are only sent when git first needs them). */
+  function askForBaselineFiles(): Promise<{ path: string; data: Uint8Array }[]> {
+    const request = nextBaselineRequest++;
+    return new Promise((resolve, reject) => {
+      baselineRequests.set(request, { resolve, reject });
+      post({ type: 'baseline-files-needed', request });
+    });
   }
 
   function requireRuntime(): EmbeddedRuntime {

@@ -27,7 +27,12 @@ export type ToWorker =
   | { type: 'stage-add'; stage: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
   | { type: 'stage-commit'; id: number; stage: number }
   | { type: 'stage-discard'; stage: number }
-  | { type: 'watch'; enabled: boolean };
+  | { type: 'watch'; enabled: boolean }
+  /** Runtime.setBaseline: its name only (null: no baseline); the files stay in the page until the worker asks. */
+  | { type: 'baseline'; name: string | null }
+  /** The answer to baseline-files-needed: the baseline's files, packed like import-files. */
+  | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
+  | { type: 'baseline-files-failed'; request: number; message: string };
 
 export type FromWorker =
   | { type: 'ready'; workdir: string }
@@ -35,4 +40,6 @@ export type FromWorker =
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; message: string }
   | { type: 'output'; id: number; chunk: string }
-  | { type: 'changes'; paths: string[] };
+  | { type: 'changes'; paths: string[] }
+  /** git is about to make the repository of the baseline: the page sends its files (baseline-files). */
+  | { type: 'baseline-files-needed'; request: number };

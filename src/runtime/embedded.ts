@@ -2,7 +2,7 @@
 // Web Worker (embedded-worker.ts) so a long command never freezes the page; tests use it directly in Node.
 
 import { Bash, InMemoryFs } from 'just-bash';
-import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
 import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
@@ -12,6 +12,8 @@ import { OutputTail } from './output-tail';
 import { StagedWorkspace } from './staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
+import { lazyGitCommand } from './git/git-command';
+import { PendingBaseline } from './git/pending-baseline';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -39,6 +41,7 @@ export interface EmbeddedRuntime extends Runtime {
   realpath(path: string): Promise<string>;
   importFiles(files: WorkspaceFile[]): Promise<void>;
   beginImport(): StagedImport;
+  setBaseline(baseline: WorkspaceBaseline | null): Promise<void>;
 }
 
 /**
@@ -60,6 +63,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private memory: InMemoryFs;
   private readonly bash: Bash;
   private readonly changes = new WatchBatcher();
+  /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
+  private readonly baseline = new PendingBaseline();
   private cwd: string;
   private disposed = false;
 
@@ -79,7 +84,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
-      customCommands: [loops.command],
+      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline })],
     });
     this.bash.registerTransformPlugin(loops.plugin);
   }
@@ -274,6 +279,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.changes.add(removed);
     this.changes.add(paths);
     this.cwd = this.workdir;
+    this.baseline.rearm();
   }
 
   // A repo import writes tens of thousands of files: they go straight into the in-memory fs with its synchronous
@@ -289,6 +295,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.changes.add(removed.map((path) => path.slice(prefixLength)));
     this.changes.add(entries.map((entry) => entry.path));
     this.cwd = this.workdir;
+    this.baseline.rearm();
   }
 
   /** Empties the workdir; returns the absolute paths removed. */
@@ -302,6 +309,11 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     const folders = paths.filter((path) => parents.has(path)).sort((a, b) => b.length - a.length);
     for (const folder of folders) await this.memory.rm(folder, { recursive: true, force: true });
     return paths;
+  }
+
+  async setBaseline(baseline: WorkspaceBaseline | null): Promise<void> {
+    this.assertLive();
+    this.baseline.set(baseline);
   }
 
   watch(listener: (paths: string[]) => void): () => void {

@@ -39,7 +39,21 @@ export interface Runtime {
   watch(listener: (paths: string[]) => void): () => void;
   /** Optional: the canonical path of `path` after following symlinks, for per-file mutation queues. */
   realpath?(path: string): Promise<string>;
+  /**
+   * Optional: tells the runtime which tree its workspace was imported from (null: it started empty). A runtime with
+   * git makes that tree the first commit of a repository when git first runs in a workspace that has none, so `git
+   * diff` shows what changed since the import. Call it after each import or restore; resolves once it is set.
+   */
+  setBaseline?(baseline: WorkspaceBaseline | null): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** The tree a workspace was imported from (Runtime.setBaseline). */
+export interface WorkspaceBaseline {
+  /** What was imported, e.g. the zip's file name: the first commit's message is "Imported <name>". */
+  name: string;
+  /** The imported files (workdir-relative paths); asked for only when the repository is first made. */
+  files(): Promise<{ path: string; data: Uint8Array }[]>;
 }
 
 /** A staged workspace replacement (Runtime.beginImport). */

@@ -20,6 +20,7 @@ afterAll(() => {
 
 describeRuntimeContract('webcontainer (Node double)', async () => createWebContainerRuntime(await makeDouble()), {
   stagedImport: false, // it imports through its own file system API; the app falls back to importFiles
+  gitBaseline: false, // jsh has no git
 });
 
 describe('WebContainer adapter specifics', () => {

@@ -10,7 +10,7 @@
 import { createMutationQueue, type MutationQueue } from './mutation-queue';
 import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from './paths';
 import { writeStoredZip } from './stored-zip';
-import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
 
 export type WorkspaceIdentity = Pick<Runtime, 'kind' | 'workdir'>;
 
@@ -35,6 +35,7 @@ export class Workspace implements Runtime {
   private gate: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<ChangeListener>();
   private stopWatching: (() => void) | null = null;
+  private baseline: WorkspaceBaseline | null = null;
 
   constructor(expected: WorkspaceIdentity = EXPECTED) {
     this.expected = expected;
@@ -76,6 +77,7 @@ export class Workspace implements Runtime {
     this.stopWatching?.();
     this.stopWatching = null;
     if (this.listeners.size > 0) this.subscribe();
+    if (this.baseline) void runtime.setBaseline?.(this.baseline).catch(() => undefined); // git then starts from it
     for (const waiter of this.waiters.splice(0)) waiter.resolve(runtime);
   }
 
@@ -172,6 +174,11 @@ export class Workspace implements Runtime {
   realpath = async (path: string): Promise<string> => {
     const rt = await this.ready();
     return rt.realpath ? rt.realpath(path) : this.resolve(path);
+  };
+  /** Tells the live runtime (when it has git) which tree the workspace was imported from; a runtime that takes over is told too. */
+  setBaseline = async (baseline: WorkspaceBaseline | null): Promise<void> => {
+    this.baseline = baseline;
+    await (await this.ready()).setBaseline?.(baseline);
   };
 
   beginImport(): StagedImport {

@@ -53,4 +53,5 @@ export {
   importSessionIntoStore,
   revertChange,
   SNAPSHOT_EXCLUDE,
+  HISTORY_FOLDERS,
 } from './session-transfer';

@@ -432,5 +432,6 @@ function normalizeSession(value: unknown): SessionRecord | null {
     cost: num(v.cost),
     tokens: { input: num(tokens.input), output: num(tokens.output), cacheRead: num(tokens.cacheRead), cacheWrite: num(tokens.cacheWrite) },
     checkpoints: Array.isArray(v.checkpoints) ? v.checkpoints.filter((n): n is number => typeof n === 'number') : [],
+    baselineName: typeof v.baselineName === 'string' ? v.baselineName : undefined,
   };
 }

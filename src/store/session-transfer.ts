@@ -12,6 +12,12 @@ import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore } 
 /** Folders left out of workspace snapshots: reinstallable, and often bigger than everything else together. */
 export const SNAPSHOT_EXCLUDE = ['node_modules'];
 
+/**
+ * Folders of history rather than of the project: kept in snapshots and session files (so a shared session keeps its
+ * git history), but left out of the Changes tab, workspace downloads and patches unless the person asks for them.
+ */
+export const HISTORY_FOLDERS = ['.git'];
+
 /** Everything a session file would hold for stored session `sessionId` (transcript repaired, snapshots unpacked). */
 export async function loadSessionExport(store: SessionStore, sessionId: string): Promise<SessionExportInput> {
   const session = await store.getSession(sessionId);

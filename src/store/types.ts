@@ -20,6 +20,8 @@ export interface SessionRecord {
   tokens: TokenTotals;
   /** Session whose `<baselineId>/baseline` snapshot is this session's baseline (forks share their parent's). */
   baselineId?: string;
+  /** What was imported as the baseline (a zip's file name): the embedded git's first commit is "Imported <name>". */
+  baselineName?: string;
   /** Seqs of user messages that have a checkpoint snapshot, ascending. */
   checkpoints: number[];
   forkedFrom?: { sessionId: string; seq: number };
@@ -27,7 +29,7 @@ export interface SessionRecord {
 }
 
 export type NewSession = { title?: string; model?: string; provider?: string };
-export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens'>>;
+export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName'>>;
 
 /**
  * Which workspace snapshot: the latest one, the imported baseline, or the checkpoint taken when the user message
