@@ -10,7 +10,47 @@ export type RuntimeContractOptions = {
   cleanup?: () => Promise<void>;
   /** Whether the runtime offers the optional staged import (beginImport); default true. */
   stagedImport?: boolean;
+  /** How the runtime's shell spells what shells spell differently; default POSIX_CONTRACT_SHELL. */
+  shell?: ContractShell;
 };
+
+/**
+ * Commands for what has no spelling common to the runtimes' shells: jsh (WebContainer) is reported to have no
+ * `printf`, `sleep` or loops, and the embedded shell has no `node`.
+ */
+export type ContractShell = {
+  /** A command printing `text` exactly (control characters included, no newline added). */
+  print(text: string): string;
+  /** A command that keeps the CPU busy forever. */
+  busyLoop: string;
+  /** A command that waits forever, waking every 50 ms. */
+  idleLoop: string;
+};
+
+/** For POSIX shells (the embedded just-bash). */
+export const POSIX_CONTRACT_SHELL: ContractShell = {
+  print: (text) => `printf '${printfFormat(text)}'`,
+  busyLoop: 'while true; do :; done',
+  idleLoop: 'while true; do sleep 0.05; done',
+};
+
+/** For jsh, with Node at hand (WebContainer). */
+export const JSH_CONTRACT_SHELL: ContractShell = {
+  print: (text) => `node -e 'process.stdout.write(${JSON.stringify(text).replace(/'/g, '\\u0027')})'`,
+  busyLoop: "node -e 'for(;;){}'",
+  idleLoop: "node -e 'setInterval(() => {}, 50)'",
+};
+
+function printfFormat(text: string): string {
+  return text.replace(/[\\%'\x00-\x1f\x7f]/g, (ch) => {
+    if (ch === '%') return '%%';
+    if (ch === '\\') return '\\\\';
+    if (ch === "'") return "'\\''";
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    return `\\${ch.charCodeAt(0).toString(8).padStart(3, '0')}`;
+  });
+}
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const allBytes = () => Uint8Array.from({ length: 256 }, (_, i) => i);
@@ -21,6 +61,7 @@ export function describeRuntimeContract(
   makeRuntime: () => Runtime | Promise<Runtime>,
   options: RuntimeContractOptions = {},
 ): void {
+  const shell = options.shell ?? POSIX_CONTRACT_SHELL;
   describe(`Runtime contract: ${name}`, () => {
     let current: Runtime | undefined;
     const fresh = async () => (current = await makeRuntime());
@@ -115,7 +156,7 @@ export function describeRuntimeContract(
       it('sees files written by writeFile and its writes are readable', async () => {
         const rt = await fresh();
         await rt.writeFile('in.txt', 'from the file methods\n');
-        const result = await rt.exec('cat in.txt && printf made > out.txt');
+        const result = await rt.exec(`cat in.txt && ${shell.print('made')} > out.txt`);
         expect(result).toEqual({ output: 'from the file methods\n', exitCode: 0 });
         expect(text(await rt.readFile('out.txt'))).toBe('made');
       });
@@ -152,7 +193,7 @@ export function describeRuntimeContract(
       it('stops a runaway loop at the timeout', async () => {
         const rt = await fresh();
         const started = Date.now();
-        const result = await rt.exec('echo before the loop; while true; do :; done', { timeoutMs: 500 });
+        const result = await rt.exec(`echo before the loop; ${shell.busyLoop}`, { timeoutMs: 500 });
         expect(Date.now() - started).toBeLessThan(1500);
         expect(result.exitCode).toBeNull();
         expect(result.output).toMatch(/^before the loop\n[^]*timed out/);
@@ -164,7 +205,7 @@ export function describeRuntimeContract(
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 200);
         const started = Date.now();
-        const result = await rt.exec('echo working; while true; do sleep 0.05; done', { signal: controller.signal });
+        const result = await rt.exec(`echo working; ${shell.idleLoop}`, { signal: controller.signal });
         expect(Date.now() - started).toBeLessThan(1500);
         expect(result.exitCode).toBeNull();
         expect(result.output).toMatch(/^working\n[^]*aborted/);
@@ -174,7 +215,7 @@ export function describeRuntimeContract(
         const rt = await fresh();
         const controller = new AbortController();
         controller.abort();
-        const result = await rt.exec('printf ran > ran.txt', { signal: controller.signal });
+        const result = await rt.exec('echo ran > ran.txt', { signal: controller.signal });
         expect(result.exitCode).toBeNull();
         expect(await rt.stat('ran.txt')).toBeNull();
       });
@@ -202,7 +243,55 @@ export function describeRuntimeContract(
 
       it('strips terminal colour codes from the output', async () => {
         const rt = await fresh();
-        expect((await rt.exec("printf '\\033[31mred\\033[0m plain\\n'")).output).toBe('red plain\n');
+        expect((await rt.exec(shell.print('\x1b[31mred\x1b[0m plain\n'))).output).toBe('red plain\n');
+      });
+
+      it('runs a command after cd, in the same call and in the next', async () => {
+        const rt = await fresh();
+        await rt.mkdir('sub');
+        expect(await rt.exec('cd sub && pwd')).toEqual({ output: `${rt.workdir}/sub\n`, exitCode: 0 });
+        expect(await rt.exec('pwd')).toEqual({ output: `${rt.workdir}/sub\n`, exitCode: 0 });
+      });
+
+      it('returns the exit codes of false, exit 3 and pipelines, and stays usable after exit', async () => {
+        const rt = await fresh();
+        expect(await rt.exec('false')).toEqual({ output: '', exitCode: 1 });
+        expect(await rt.exec('exit 3')).toEqual({ output: '', exitCode: 3 });
+        expect(await rt.exec('echo after')).toEqual({ output: 'after\n', exitCode: 0 });
+        expect((await rt.exec('false | true')).exitCode).toBe(0);
+        expect((await rt.exec('true | false')).exitCode).toBe(1);
+      });
+
+      it('shows the model only the final state of a line redrawn with CR (progress output)', async () => {
+        const rt = await fresh();
+        const streamed: string[] = [];
+        const result = await rt.exec(shell.print('fetch 10%\rfetch 50%\rfetch 100%\ndone\n'), { onOutput: (c) => streamed.push(c) });
+        expect(result).toEqual({ output: 'fetch 100%\ndone\n', exitCode: 0 });
+        expect(streamed.join('')).toBe('fetch 100%\ndone\n');
+      });
+
+      it('never interleaves the output of 200 commands started at once', async () => {
+        const rt = await fresh();
+        const results = await Promise.all(Array.from({ length: 200 }, (_, i) => rt.exec(`echo start-${i} && echo end-${i}`)));
+        results.forEach((result, i) => expect(result).toEqual({ output: `start-${i}\nend-${i}\n`, exitCode: 0 }));
+      }, 120_000);
+
+      it('is usable, in the same folder, after a long command was aborted', async () => {
+        const rt = await fresh();
+        await rt.exec('mkdir -p kept && cd kept');
+        const controller = new AbortController();
+        // Aborted once it is seen running (or after a second, for a runtime that hands output over at the end).
+        const fallback = setTimeout(() => controller.abort(), 1000);
+        const result = await rt.exec(`echo working; ${shell.idleLoop}`, {
+          signal: controller.signal,
+          onOutput: (chunk) => {
+            if (chunk.includes('working')) controller.abort();
+          },
+        });
+        clearTimeout(fallback);
+        expect(result.exitCode).toBeNull();
+        expect(result.output).toMatch(/^working\n[^]*aborted/);
+        expect(await rt.exec('echo still usable && pwd')).toEqual({ output: `still usable\n${rt.workdir}/kept\n`, exitCode: 0 });
       });
     });
 

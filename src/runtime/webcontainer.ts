@@ -1,12 +1,15 @@
 // The WebContainer runtime: the `Runtime` interface over a booted StackBlitz WebContainer (real Node, npm and dev
 // servers in the tab). Everything goes through the structural `WebContainerLike`, so tests drive it with a double.
 
-import { AnsiStripper } from './ansi';
-import { CwdMarker } from './cwd-marker';
 import { appendNote, stopNote } from './exec-notes';
+import { probeExecStrategies, unprobedReport, type ExecProbeReport, type ExecStrategy } from './exec-probe';
 import { createExecSignal } from './exec-signal';
+import { runJshCommand } from './jsh-command';
+import { SESSION_COLUMNS } from './jsh-session';
+import { ModelTextFilter } from './model-text';
 import { OutputTail } from './output-tail';
-import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
+import { normalizeAbsolute, parentOf, relativePath, relativeTo, resolvePath } from './paths';
+import { SessionShell } from './session-shell';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
 import { WatchBatcher } from './watch-batcher';
 import type { WcProcess, WebContainerLike } from './webcontainer-like';
@@ -14,11 +17,24 @@ import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip
 import { entriesToTree } from './zip-tree';
 
 export type { WebContainerLike } from './webcontainer-like';
+export type { ExecProbeReport, ExecStrategy } from './exec-probe';
 
 export type WebContainerRuntimeOptions = {
   /** Every command's raw output (escape sequences kept), for a read-only "agent" terminal view. */
   onRawOutput?: (chunk: string, command: string) => void;
+  /** How commands run: 'probe' (default) asks jsh once at the first command; tests and the check page may force one. */
+  exec?: 'probe' | ExecStrategy;
 };
+
+/**
+ * The environment of the agent's commands. Their output comes from a pseudo-terminal whose input stays open, so a
+ * prompt (npx's "Ok to proceed? (y)") would wait forever: npm takes yes from npm_config_yes (StackBlitz's own fix in
+ * bolt.new), and most other tools stop asking under CI.
+ */
+export const AGENT_COMMAND_ENV: Readonly<Record<string, string>> = { npm_config_yes: 'true', CI: '1' };
+
+// Shown to the person (the agent's terminal view), not to the model, while a command waits its turn on the session.
+const WAITING_NOTE = '\x1b[2m[waiting for the shell: another command is still running]\x1b[0m\r\n';
 
 export type WebContainerExecOptions = ExecOptions & {
   /** This command's raw output, escape sequences kept (onOutput gets it stripped). */
@@ -31,13 +47,11 @@ export interface WebContainerRuntime extends Runtime {
   /** The container itself, e.g. for `on('server-ready' | 'port' | 'preview-message' | 'error')`. */
   readonly container: WebContainerLike;
   exec(command: string, opts?: WebContainerExecOptions): Promise<ExecResult>;
-  /** Starts the person's interactive `jsh` on a pseudo-terminal of the given size, in the same container. */
+  /** Starts the person's interactive `jsh --osc` on a pseudo-terminal of the given size, in the same container. */
   openShell(size: { cols: number; rows: number }): Promise<WcProcess>;
+  /** Which way commands run, and what the boot probe found. */
+  execStrategy(): Promise<ExecProbeReport>;
 }
-
-// Background jobs (`npm run dev &`) keep the pseudo-terminal open after the shell exits; once the exit code is in,
-// output still arriving within this window is kept, then reading stops.
-const OUTPUT_DRAIN_AFTER_EXIT_MS = 250;
 
 /** Wraps a booted WebContainer as a Runtime rooted at its workdir. */
 export function createWebContainerRuntime(wc: WebContainerLike, opts: WebContainerRuntimeOptions = {}): WebContainerRuntime {
@@ -51,6 +65,8 @@ class WebContainerAdapter implements WebContainerRuntime {
   private readonly changes = new WatchBatcher();
   private watcher: { close(): void } | undefined;
   private disposed = false;
+  private probe: Promise<ExecProbeReport> | undefined;
+  private readonly session: SessionShell;
 
   constructor(
     readonly container: WebContainerLike,
@@ -58,6 +74,7 @@ class WebContainerAdapter implements WebContainerRuntime {
   ) {
     this.workdir = normalizeAbsolute(container.workdir);
     this.cwd = this.workdir;
+    this.session = new SessionShell(container, this.workdir, AGENT_COMMAND_ENV);
   }
 
   // ---- files ----
@@ -127,8 +144,26 @@ class WebContainerAdapter implements WebContainerRuntime {
 
   // ---- commands ----
 
+  /** How this runtime runs commands (see exec-probe.ts): probed once, on the first call. */
+  execStrategy(): Promise<ExecProbeReport> {
+    this.probe ??=
+      this.options.exec === undefined || this.options.exec === 'probe'
+        ? probeExecStrategies(this.container, AGENT_COMMAND_ENV)
+        : Promise.resolve(unprobedReport(this.options.exec));
+    return this.probe;
+  }
+
+  /**
+   * Runs `command` the way the boot probe found working: typed into the one long-lived `jsh --osc` session when it
+   * is a single line (commands take turns; `cd` persists natively), else in a `jsh -c` of its own (wrapped to carry
+   * `cd` over when the probe found the wrapper working). A command given its own `cwd` or `env` always gets a shell
+   * of its own: both are spawn options there (no `cd` and no `NAME=value` syntax, which jsh may lack), so the
+   * session's folder and environment never change, and a `cd` inside such a command does not carry over.
+   */
   async exec(command: string, opts: WebContainerExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
+    const report = await this.execStrategy();
+    const ownShell = opts.cwd !== undefined || opts.env !== undefined;
     const explicitCwd = opts.cwd !== undefined ? this.toAbsolute(opts.cwd) : undefined;
     let startDir = explicitCwd ?? this.cwd;
     let preface = '';
@@ -146,60 +181,71 @@ class WebContainerAdapter implements WebContainerRuntime {
       opts.onOutput?.(text);
     };
     emit(preface);
+    const modelText = new ModelTextFilter();
+    const onRaw = (raw: string): void => {
+      if (raw === '') return;
+      opts.onRawOutput?.(raw);
+      this.options.onRawOutput?.(raw, command);
+      emit(modelText.push(raw));
+    };
     try {
       if (stopper.stopReason() !== undefined) {
         return { output: appendNote(tail.text(), stopNote(stopper.stopReason() ?? 'abort', opts.timeoutMs)), exitCode: null };
       }
-      const marker = new CwdMarker();
-      const stripper = new AnsiStripper();
-      const process = await this.container.spawn('jsh', ['-c', marker.wrap(command)], { cwd: startDir, env: opts.env });
-      const stopped = new Promise<'stopped'>((resolve) => {
-        if (stopper.signal.aborted) resolve('stopped');
-        stopper.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-      });
-      void stopped.then(() => process.kill());
-
-      const onRaw = (raw: string): void => {
-        if (raw === '') return;
-        opts.onRawOutput?.(raw);
-        this.options.onRawOutput?.(raw, command);
-        emit(stripper.push(raw));
-      };
-      const reader = process.output.getReader();
-      const reading = (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          onRaw(marker.push(value));
-        }
-      })().catch(() => undefined); // a cancelled or broken stream just ends the output
-      const exited = process.exit.then((code) => ({ code }));
-
-      const first = await Promise.race([reading.then(() => 'drained' as const), exited, stopped]);
-      let exitCode: number | null = null;
-      if (first !== 'stopped') {
-        const outcome = await Promise.race([exited, stopped]);
-        if (outcome !== 'stopped') {
-          exitCode = outcome.code;
-          await Promise.race([reading, delay(OUTPUT_DRAIN_AFTER_EXIT_MS), stopped]);
-        }
-      }
-      await reader.cancel().catch(() => undefined);
-      onRaw(marker.flush());
-      emit(stripper.flush());
-
+      const env = { ...AGENT_COMMAND_ENV, ...opts.env };
+      const outcome = await this.runCommand(command, { report, ownShell, startDir, env, onRaw, signal: stopper.signal, rawNote: (note) => {
+        opts.onRawOutput?.(note);
+        this.options.onRawOutput?.(note, command);
+      } });
+      emit(modelText.flush());
       const reason = stopper.stopReason();
       if (reason !== undefined) return { output: appendNote(tail.text(), stopNote(reason, opts.timeoutMs)), exitCode: null };
-      if (explicitCwd === undefined && marker.cwd) this.cwd = normalizeAbsolute(marker.cwd);
-      return { output: tail.text(), exitCode };
+      if (!ownShell && outcome.cwd) this.cwd = normalizeAbsolute(outcome.cwd);
+      return { output: tail.text(), exitCode: outcome.exitCode };
     } finally {
       stopper.dispose();
     }
   }
 
+  private async runCommand(
+    command: string,
+    run: {
+      report: ExecProbeReport;
+      ownShell: boolean;
+      startDir: string;
+      env: Record<string, string>;
+      onRaw: (raw: string) => void;
+      signal: AbortSignal;
+      rawNote: (note: string) => void;
+    },
+  ): Promise<{ exitCode: number | null; cwd: string | undefined }> {
+    const typed = command.trim();
+    if (!run.ownShell && run.report.strategy === 'osc-session' && isTypeable(typed)) {
+      try {
+        return await this.session.run(typed, {
+          cwd: run.startDir,
+          onRaw: run.onRaw,
+          signal: run.signal,
+          onWaiting: () => run.rawNote(WAITING_NOTE),
+        });
+      } catch {
+        // No session could start or take the command (nothing was typed): it runs in a shell of its own instead.
+      }
+    }
+    const learnCwd = !run.ownShell && (run.report.strategy === 'wrapper' || (run.report.strategy === 'osc-session' && run.report.wrapper.works));
+    return runJshCommand(this.container, command, {
+      cwd: this.spawnCwd(run.startDir),
+      env: run.env,
+      learnCwd,
+      onRaw: run.onRaw,
+      signal: run.signal,
+    });
+  }
+
+  /** Starts the person's interactive `jsh --osc` (it says when it takes input: see ui/terminal) in the session's folder. */
   async openShell(size: { cols: number; rows: number }): Promise<WcProcess> {
     this.assertLive();
-    return this.container.spawn('jsh', [], { cwd: this.cwd, terminal: size });
+    return this.container.spawn('/bin/jsh', ['--osc'], { cwd: this.spawnCwd(this.cwd), terminal: size });
   }
 
   // ---- snapshots ----
@@ -207,7 +253,7 @@ class WebContainerAdapter implements WebContainerRuntime {
   async exportZip(opts: { exclude?: string[] } = {}): Promise<Uint8Array> {
     this.assertLive();
     const exclude = [...(opts.exclude ?? DEFAULT_ZIP_EXCLUDE)];
-    const exported = await this.container.export('.', { format: 'zip', excludes: exclude });
+    const exported = await this.container.export('.', { format: 'zip', excludes: containerExcludes(exclude) });
     // Repacked in Conch's own layout (and filtered again with the same matcher as the embedded runtime) so a
     // snapshot restores identically on either runtime whatever the container's zip writer does.
     const excluded = makeExcluder(exclude);
@@ -259,7 +305,8 @@ class WebContainerAdapter implements WebContainerRuntime {
     this.watcher ??= this.container.fs.watch('.', { recursive: true }, (_event, filename) => {
       const name = typeof filename === 'string' ? filename : new TextDecoder().decode(filename);
       const rel = relativeTo(this.workdir, resolvePath(this.workdir, name));
-      if (rel) this.changes.add([rel]);
+      // An npm install makes tens of thousands of changes inside node_modules; only the folder itself is news.
+      if (rel && !isInsideNodeModules(rel)) this.changes.add([rel]);
     });
     return () => {
       unsubscribe();
@@ -270,8 +317,9 @@ class WebContainerAdapter implements WebContainerRuntime {
     };
   }
 
-  /** Stops watching; the container itself stays up (WebContainer boots once per page). */
+  /** Stops watching and ends the shell session; the container itself stays up (WebContainer boots once per page). */
   async dispose(): Promise<void> {
+    this.session.dispose();
     this.watcher?.close();
     this.watcher = undefined;
     this.changes.flush();
@@ -299,6 +347,14 @@ class WebContainerAdapter implements WebContainerRuntime {
   /** The container-fs path (relative to the workdir; '.' for the root), after confining `path` to the workdir. */
   private toFsPath(path: string): string {
     return this.fsPathOfAbsolute(this.toAbsolute(path));
+  }
+
+  /**
+   * `spawn()` takes its cwd relative to the workdir (the typings say so). A folder outside the workdir climbs out
+   * with '..' (GUESS: nothing says whether the real API accepts that).
+   */
+  private spawnCwd(absolute: string): string {
+    return relativePath(this.workdir, absolute) || '.';
   }
 
   private fsPathOfAbsolute(absolute: string): string {
@@ -350,6 +406,27 @@ function notFound(path: string): Error {
   return new Error(`ENOENT: no such file or directory: ${path}`);
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether `command` can be typed into the session as one line (a tab would trigger completion, not be typed). */
+function isTypeable(command: string): boolean {
+  return command !== '' && command.length < SESSION_COLUMNS - 200 && !/[\x00-\x1f\x7f]/.test(command);
+}
+
+/**
+ * The exclude list for the container's own export, whose glob semantics are undocumented: each pattern both as given
+ * and as the bare folder (`node_modules/**` and `node_modules`, as TutorialKit passes it). The adapter filters the
+ * result again with its own matcher, so what is excluded does not depend on either form working.
+ */
+function containerExcludes(patterns: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const pattern of patterns) {
+    all.add(pattern);
+    if (pattern.endsWith('/**')) all.add(pattern.slice(0, -3));
+  }
+  return [...all];
+}
+
+function isInsideNodeModules(rel: string): boolean {
+  const segments = rel.split('/');
+  const at = segments.indexOf('node_modules');
+  return at !== -1 && at < segments.length - 1;
 }
