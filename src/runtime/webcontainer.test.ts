@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeRuntimeContract, JSH_CONTRACT_SHELL } from './runtime-contract';
 import { createWebContainerDouble, type WebContainerDouble, type WebContainerDoubleOptions } from './testing/webcontainer-double';
 import { probeExecStrategies } from './exec-probe';
-import { AGENT_COMMAND_ENV, createWebContainerRuntime, type WebContainerRuntimeOptions } from './webcontainer';
+import { AGENT_COMMAND_ENV, createWebContainerRuntime, type WebContainerLike, type WebContainerRuntimeOptions } from './webcontainer';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -31,6 +31,25 @@ async function readUntil(output: ReadableStreamDefaultReader<string>, predicate:
     screen += value;
   }
   return screen;
+}
+
+/** `double`, except that its jsh --osc sessions ignore Ctrl-C once a line containing `word` was typed. */
+function ignoringCtrlCAfter(word: string, double: WebContainerDouble): WebContainerLike {
+  const spawn: WebContainerLike['spawn'] = async (command, args, options) => {
+    const process = await double.spawn(command, args, options);
+    if (!args.includes('--osc')) return process;
+    const writer = process.input.getWriter();
+    let stubborn = false;
+    const input = new WritableStream<string>({
+      write: (chunk) => {
+        if (stubborn) chunk = chunk.replace(/\x03/g, '');
+        if (chunk.includes(word)) stubborn = true;
+        void writer.write(chunk);
+      },
+    });
+    return { exit: process.exit, output: process.output, input, kill: () => process.kill(), resize: (size) => process.resize(size) };
+  };
+  return Object.assign(Object.create(double) as WebContainerDouble, { spawn });
 }
 
 /** A runtime as the app boots it: the probe has run. */
@@ -122,6 +141,44 @@ describe('WebContainer adapter specifics', () => {
     await runtime.exec('cd sub');
     expect(await runtime.exec('echo one\necho two && pwd')).toEqual({ output: `one\ntwo\n${double.workdir}/sub\n`, exitCode: 0 });
     expect(double.spawned.at(-1)).toMatchObject({ command: 'jsh', options: { cwd: 'sub' } });
+  });
+
+  it('kills the session when Ctrl-C does not stop a command, and the next command gets a fresh one in the same folder', async () => {
+    const double = await makeDouble();
+    const runtime = createWebContainerRuntime(ignoringCtrlCAfter('stubborn', double), { exec: 'osc-session' });
+    await runtime.exec('mkdir -p sub && cd sub');
+    const started = Date.now();
+    const result = await runtime.exec(`echo stubborn; ${JSH_CONTRACT_SHELL.idleLoop}`, { timeoutMs: 500 });
+    expect(result.exitCode).toBeNull();
+    expect(result.output).toMatch(/^stubborn\n[^]*timed out/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await runtime.exec('pwd')).toEqual({ output: `${double.workdir}/sub\n`, exitCode: 0 });
+    expect(double.spawned.filter((spawn) => spawn.command === '/bin/jsh')).toHaveLength(2);
+  });
+
+  it('makes a command wait for the one before it, telling the person (not the model)', async () => {
+    const double = await makeDouble();
+    let noticed!: () => void;
+    const waitingShown = new Promise<void>((resolve) => (noticed = resolve));
+    const runtime = createWebContainerRuntime(double, {
+      exec: 'osc-session',
+      onRawOutput: (chunk, command) => command === 'echo second' && chunk.includes('waiting for the shell') && noticed(),
+    });
+    const controller = new AbortController();
+    let running!: () => void;
+    const isRunning = new Promise<void>((resolve) => (running = resolve));
+    const first = runtime.exec(`echo first; ${JSH_CONTRACT_SHELL.idleLoop}`, {
+      signal: controller.signal,
+      onOutput: (chunk) => chunk.includes('first') && running(),
+    });
+    await isRunning;
+    const secondOutput: string[] = [];
+    const second = runtime.exec('echo second', { onOutput: (chunk) => secondOutput.push(chunk) });
+    await waitingShown;
+    controller.abort();
+    expect((await first).exitCode).toBeNull();
+    expect(await second).toEqual({ output: 'second\n', exitCode: 0 });
+    expect(secondOutput.join('')).toBe('second\n');
   });
 
   it('strips escape sequences and CRLF for the model but hands raw output to the terminal hooks', async () => {
