@@ -297,23 +297,29 @@ function containerEnvironment(): Record<string, string> {
 
 /**
  * A stand-in for the `@webcontainer/api` module (for bootWebContainer's loader), with the boot lifecycle the dist
- * shows: the iframe's promise is made once and, when `network` is 'unreachable', never settles; a boot while another
- * is pending waits for it; a second live instance is refused.
+ * shows: the boot iframe's promise is made once per page and, with `network` 'unreachable', never settles (a promise
+ * given as `network` settles it when it resolves); a boot while another is pending waits for it; a second live
+ * instance is refused. `buildErrors` fail that many boots after the iframe answered, one each.
  */
-export function createWebContainerApiDouble(options: { network?: 'reachable' | 'unreachable'; buildError?: Error } = {}) {
+export function createWebContainerApiDouble(
+  options: { network?: 'reachable' | 'unreachable' | Promise<void>; buildErrors?: Error[] } = {},
+) {
   let server: Promise<void> | undefined;
   let pendingBoot: Promise<unknown> | undefined;
   let instance: WebContainerDouble | undefined;
+  const buildErrors = [...(options.buildErrors ?? [])];
   const bootCalls: DoubleBootOptions[] = [];
+  const network = options.network ?? 'reachable';
   const WebContainer = {
     async boot(bootOptions: DoubleBootOptions = {}): Promise<WebContainerDouble> {
       bootCalls.push(bootOptions);
       while (pendingBoot) await pendingBoot;
       if (instance && !instance.isTornDown) throw new Error('Only a single WebContainer instance can be booted');
       const attempt = (async () => {
-        server ??= options.network === 'unreachable' ? new Promise<void>(() => undefined) : Promise.resolve();
+        server ??= network === 'unreachable' ? new Promise<void>(() => undefined) : network === 'reachable' ? Promise.resolve() : network;
         await server;
-        if (options.buildError) throw options.buildError;
+        const failure = buildErrors.shift();
+        if (failure) throw failure;
         return createWebContainerDouble({ workdirName: bootOptions.workdirName });
       })();
       pendingBoot = attempt.catch(() => undefined);
@@ -325,5 +331,7 @@ export function createWebContainerApiDouble(options: { network?: 'reachable' | '
       }
     },
   };
-  return { WebContainer, bootCalls };
+  /** The instance booted last, for teardown in tests. */
+  const booted = () => instance;
+  return { WebContainer, bootCalls, booted };
 }
