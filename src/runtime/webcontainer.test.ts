@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeRuntimeContract, JSH_CONTRACT_SHELL } from './runtime-contract';
 import { createWebContainerDouble, type WebContainerDouble, type WebContainerDoubleOptions } from './testing/webcontainer-double';
 import { probeExecStrategies } from './exec-probe';
+import { holdInputUntilInteractive } from './interactive-shell';
 import { AGENT_COMMAND_ENV, createWebContainerRuntime, type WebContainerLike, type WebContainerRuntimeOptions } from './webcontainer';
 
 setFlagsFromString('--expose-gc');
@@ -287,19 +288,32 @@ describe('WebContainer adapter specifics', () => {
     expect([...seen].filter((path) => path.startsWith('node_modules/'))).toEqual([]);
   });
 
-  it('opens an interactive jsh --osc in the same container, taking input once it says it is interactive', async () => {
+  it('opens an interactive jsh --osc in the same container, holding keystrokes until it says it is interactive', async () => {
     const double = await makeDouble();
     const runtime = createWebContainerRuntime(double);
     await runtime.writeFile('hello.txt', 'from the agent');
     const shell = await runtime.openShell({ cols: 80, rows: 24 });
-    const reader = shell.output.getReader();
-    await readUntil(reader, (screen) => screen.includes('\x1b]654;interactive\x07'));
+    // Typed at once: the double, like (it is guessed) jsh, loses what comes before the interactive sequence.
     const writer = shell.input.getWriter();
-    await writer.write('cat hello.txt; exit\n');
-    const screen = await readUntil(reader, () => false);
+    const typed = writer.write('cat hello.txt; exit\n');
+    const screen = await readUntil(shell.output.getReader(), () => false);
+    await typed;
+    expect(await shell.interactive).toBe(true);
+    expect(screen.indexOf('\x1b]654;interactive\x07')).toBeLessThan(screen.indexOf('cat hello.txt'));
     expect(screen).toContain('from the agent');
     expect(await shell.exit).toBe(0);
     expect(double.spawned.at(-1)).toMatchObject({ command: '/bin/jsh', args: ['--osc'], options: { terminal: { cols: 80, rows: 24 } } });
+  });
+
+  it('gives the keystrokes to a jsh that never says it is interactive after a deadline', async () => {
+    const double = await makeDouble({ jshOsc: false });
+    const shell = holdInputUntilInteractive(await double.spawn('/bin/jsh', ['--osc'], { terminal: { cols: 80, rows: 24 } }), 300);
+    const reader = shell.output.getReader();
+    await readUntil(reader, (screen) => screen.includes('❯'));
+    void shell.input.getWriter().write('echo late but there\n');
+    expect(await shell.interactive).toBe(false);
+    expect(await readUntil(reader, (screen) => screen.includes('late but there\r\n'))).toContain('late but there\r\n');
+    shell.kill();
   });
 
   it('exposes the container events for the preview', async () => {

@@ -4,6 +4,7 @@
 import { appendNote, stopNote } from './exec-notes';
 import { probeExecStrategies, unprobedReport, type ExecProbeReport, type ExecStrategy } from './exec-probe';
 import { createExecSignal } from './exec-signal';
+import { holdInputUntilInteractive, type InteractiveShellProcess } from './interactive-shell';
 import { runJshCommand } from './jsh-command';
 import { SESSION_COLUMNS } from './jsh-session';
 import { ModelTextFilter } from './model-text';
@@ -48,7 +49,7 @@ export interface WebContainerRuntime extends Runtime {
   readonly container: WebContainerLike;
   exec(command: string, opts?: WebContainerExecOptions): Promise<ExecResult>;
   /** Starts the person's interactive `jsh --osc` on a pseudo-terminal of the given size, in the same container. */
-  openShell(size: { cols: number; rows: number }): Promise<WcProcess>;
+  openShell(size: { cols: number; rows: number }): Promise<InteractiveShellProcess>;
   /** Which way commands run, and what the boot probe found. */
   execStrategy(): Promise<ExecProbeReport>;
 }
@@ -242,10 +243,10 @@ class WebContainerAdapter implements WebContainerRuntime {
     });
   }
 
-  /** Starts the person's interactive `jsh --osc` (it says when it takes input: see ui/terminal) in the session's folder. */
-  async openShell(size: { cols: number; rows: number }): Promise<WcProcess> {
+  /** Starts the person's interactive `jsh --osc` in the session's folder; keystrokes wait until it is interactive. */
+  async openShell(size: { cols: number; rows: number }): Promise<InteractiveShellProcess> {
     this.assertLive();
-    return this.container.spawn('/bin/jsh', ['--osc'], { cwd: this.spawnCwd(this.cwd), terminal: size });
+    return holdInputUntilInteractive(await this.container.spawn('/bin/jsh', ['--osc'], { cwd: this.spawnCwd(this.cwd), terminal: size }));
   }
 
   // ---- snapshots ----
