@@ -2,7 +2,7 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { bundleReport } from './build/bundle-report.js';
-import { CROSS_ORIGIN_ISOLATION_HEADERS } from './src/runtime/cross-origin-isolation';
+import { CROSS_ORIGIN_ISOLATION_HEADERS } from './src/runtime/cross-origin-isolation.js';
 
 // WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page (one COEP value, in that file).
 const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
