@@ -23,6 +23,8 @@ export type SessionShellOutcome = { exitCode: number | null; cwd: string };
 
 // A command that may change the folder; after it the session is asked where it is (a `pwd` typed into it).
 const MOVES_FOLDER = /(?:^|[;&|\s(])(?:cd|pushd|popd)(?:$|[\s;&|)])/;
+// After this many sessions in a row failed to start, the shell stops trying (each try waits for jsh's readiness).
+const MAX_FAILED_STARTS = 2;
 
 /** Queues commands onto one jsh --osc session in `workdir`'s container. */
 export class SessionShell {
@@ -30,11 +32,13 @@ export class SessionShell {
   private queue: Promise<unknown> = Promise.resolve();
   private waiting = 0;
   private disposed = false;
+  private failedStarts = 0;
 
   constructor(
     private readonly container: WebContainerLike,
     private readonly workdir: string,
     private readonly env: Record<string, string>,
+    private readonly timing: { readyTimeoutMs?: number } = {},
   ) {}
 
   /** True while a command runs or waits. */
@@ -89,9 +93,20 @@ export class SessionShell {
     if (this.session?.shell.alive && this.session.cwd === cwd) return this.session;
     this.session?.shell.kill();
     this.session = undefined;
-    const shell = await JshSession.start(this.container, { cwd: relativePath(this.workdir, cwd) || '.', env: this.env });
-    this.session = { shell, cwd };
-    return this.session;
+    if (this.failedStarts >= MAX_FAILED_STARTS) throw new Error('jsh --osc sessions stopped starting; commands run in shells of their own.');
+    try {
+      const shell = await JshSession.start(this.container, {
+        cwd: relativePath(this.workdir, cwd) || '.',
+        env: this.env,
+        readyTimeoutMs: this.timing.readyTimeoutMs,
+      });
+      this.failedStarts = 0;
+      this.session = { shell, cwd };
+      return this.session;
+    } catch (error) {
+      this.failedStarts += 1;
+      throw error;
+    }
   }
 
   private async askFolder(shell: JshSession): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import { describeRuntimeContract, JSH_CONTRACT_SHELL } from './runtime-contract'
 import { createWebContainerDouble, type WebContainerDouble, type WebContainerDoubleOptions } from './testing/webcontainer-double';
 import { probeExecStrategies } from './exec-probe';
 import { holdInputUntilInteractive } from './interactive-shell';
+import { SessionShell } from './session-shell';
 import { AGENT_COMMAND_ENV, createWebContainerRuntime, type WebContainerLike, type WebContainerRuntimeOptions } from './webcontainer';
 
 setFlagsFromString('--expose-gc');
@@ -86,6 +87,19 @@ describe('the boot probe', () => {
     const runtime = createWebContainerRuntime(double, { exec: 'plain' });
     expect(await runtime.exec('echo hi; exit 3')).toEqual({ output: 'hi\n', exitCode: 3 });
     expect(await runtime.exec('printf x')).toEqual({ output: 'jsh: command not found: printf\n', exitCode: 127 });
+  });
+});
+
+describe('the session shell', () => {
+  it('stops starting jsh --osc sessions after two failed starts, so commands do not each wait for one', async () => {
+    const double = await makeDouble({ jshOsc: false });
+    const shell = new SessionShell(double, double.workdir, AGENT_COMMAND_ENV, { readyTimeoutMs: 200 });
+    const run = () => shell.run('true', { cwd: double.workdir, onRaw: () => undefined, signal: new AbortController().signal, onWaiting: () => undefined });
+    await expect(run()).rejects.toThrow(/interactive/);
+    await expect(run()).rejects.toThrow(/interactive/);
+    await expect(run()).rejects.toThrow(/stopped starting/);
+    expect(double.spawned.filter((spawn) => spawn.command === '/bin/jsh')).toHaveLength(2);
+    shell.dispose();
   });
 });
 

@@ -1,24 +1,19 @@
 // The WebContainer runtime: the `Runtime` interface over a booted StackBlitz WebContainer (real Node, npm and dev
 // servers in the tab). Everything goes through the structural `WebContainerLike`, so tests drive it with a double.
 
-import { appendNote, stopNote } from './exec-notes';
-import { probeExecStrategies, unprobedReport, type ExecProbeReport, type ExecStrategy } from './exec-probe';
-import { createExecSignal } from './exec-signal';
+import type { ExecProbeReport, ExecStrategy } from './exec-probe';
 import { holdInputUntilInteractive, type InteractiveShellProcess } from './interactive-shell';
-import { runJshCommand } from './jsh-command';
-import { SESSION_COLUMNS } from './jsh-session';
-import { ModelTextFilter } from './model-text';
-import { OutputTail } from './output-tail';
-import { normalizeAbsolute, parentOf, relativePath, relativeTo, resolvePath } from './paths';
-import { SessionShell } from './session-shell';
+import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
 import { WatchBatcher } from './watch-batcher';
-import type { WcProcess, WebContainerLike } from './webcontainer-like';
+import { CommandRunner, spawnCwd } from './webcontainer-commands';
+import type { WebContainerLike } from './webcontainer-like';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 import { entriesToTree } from './zip-tree';
 
 export type { WebContainerLike } from './webcontainer-like';
 export type { ExecProbeReport, ExecStrategy } from './exec-probe';
+export { AGENT_COMMAND_ENV } from './webcontainer-commands';
 
 export type WebContainerRuntimeOptions = {
   /** Every command's raw output (escape sequences kept), for a read-only "agent" terminal view. */
@@ -26,16 +21,6 @@ export type WebContainerRuntimeOptions = {
   /** How commands run: 'probe' (default) asks jsh once at the first command; tests and the check page may force one. */
   exec?: 'probe' | ExecStrategy;
 };
-
-/**
- * The environment of the agent's commands. Their output comes from a pseudo-terminal whose input stays open, so a
- * prompt (npx's "Ok to proceed? (y)") would wait forever: npm takes yes from npm_config_yes (StackBlitz's own fix in
- * bolt.new), and most other tools stop asking under CI.
- */
-export const AGENT_COMMAND_ENV: Readonly<Record<string, string>> = { npm_config_yes: 'true', CI: '1' };
-
-// Shown to the person (the agent's terminal view), not to the model, while a command waits its turn on the session.
-const WAITING_NOTE = '\x1b[2m[waiting for the shell: another command is still running]\x1b[0m\r\n';
 
 export type WebContainerExecOptions = ExecOptions & {
   /** This command's raw output, escape sequences kept (onOutput gets it stripped). */
@@ -66,16 +51,15 @@ class WebContainerAdapter implements WebContainerRuntime {
   private readonly changes = new WatchBatcher();
   private watcher: { close(): void } | undefined;
   private disposed = false;
-  private probe: Promise<ExecProbeReport> | undefined;
-  private readonly session: SessionShell;
+  private readonly commands: CommandRunner;
 
   constructor(
     readonly container: WebContainerLike,
-    private readonly options: WebContainerRuntimeOptions,
+    options: WebContainerRuntimeOptions,
   ) {
     this.workdir = normalizeAbsolute(container.workdir);
     this.cwd = this.workdir;
-    this.session = new SessionShell(container, this.workdir, AGENT_COMMAND_ENV);
+    this.commands = new CommandRunner(container, this.workdir, { exec: options.exec ?? 'probe', onRawOutput: options.onRawOutput });
   }
 
   // ---- files ----
@@ -145,25 +129,14 @@ class WebContainerAdapter implements WebContainerRuntime {
 
   // ---- commands ----
 
-  /** How this runtime runs commands (see exec-probe.ts): probed once, on the first call. */
+  /** How this runtime runs commands (see exec-probe.ts): probed once, at boot or on the first command. */
   execStrategy(): Promise<ExecProbeReport> {
-    this.probe ??=
-      this.options.exec === undefined || this.options.exec === 'probe'
-        ? probeExecStrategies(this.container, AGENT_COMMAND_ENV)
-        : Promise.resolve(unprobedReport(this.options.exec));
-    return this.probe;
+    return this.commands.strategy();
   }
 
-  /**
-   * Runs `command` the way the boot probe found working: typed into the one long-lived `jsh --osc` session when it
-   * is a single line (commands take turns; `cd` persists natively), else in a `jsh -c` of its own (wrapped to carry
-   * `cd` over when the probe found the wrapper working). A command given its own `cwd` or `env` always gets a shell
-   * of its own: both are spawn options there (no `cd` and no `NAME=value` syntax, which jsh may lack), so the
-   * session's folder and environment never change, and a `cd` inside such a command does not carry over.
-   */
+  /** Runs `command` in the session's folder, or in `opts.cwd` (see CommandRunner.run for which shell it gets). */
   async exec(command: string, opts: WebContainerExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
-    const report = await this.execStrategy();
     const ownShell = opts.cwd !== undefined || opts.env !== undefined;
     const explicitCwd = opts.cwd !== undefined ? this.toAbsolute(opts.cwd) : undefined;
     let startDir = explicitCwd ?? this.cwd;
@@ -173,80 +146,16 @@ class WebContainerAdapter implements WebContainerRuntime {
       preface = `[the previous working directory ${startDir} no longer exists; running in ${this.workdir}]\n`;
       startDir = this.cwd = this.workdir;
     }
-
-    const stopper = createExecSignal({ external: opts.signal, timeoutMs: opts.timeoutMs });
-    const tail = new OutputTail();
-    const emit = (text: string): void => {
-      if (text === '') return;
-      tail.push(text);
-      opts.onOutput?.(text);
-    };
-    emit(preface);
-    const modelText = new ModelTextFilter();
-    const onRaw = (raw: string): void => {
-      if (raw === '') return;
-      opts.onRawOutput?.(raw);
-      this.options.onRawOutput?.(raw, command);
-      emit(modelText.push(raw));
-    };
-    try {
-      if (stopper.stopReason() !== undefined) {
-        return { output: appendNote(tail.text(), stopNote(stopper.stopReason() ?? 'abort', opts.timeoutMs)), exitCode: null };
-      }
-      const env = { ...AGENT_COMMAND_ENV, ...opts.env };
-      const outcome = await this.runCommand(command, { report, ownShell, startDir, env, onRaw, signal: stopper.signal, rawNote: (note) => {
-        opts.onRawOutput?.(note);
-        this.options.onRawOutput?.(note, command);
-      } });
-      emit(modelText.flush());
-      const reason = stopper.stopReason();
-      if (reason !== undefined) return { output: appendNote(tail.text(), stopNote(reason, opts.timeoutMs)), exitCode: null };
-      if (!ownShell && outcome.cwd) this.cwd = normalizeAbsolute(outcome.cwd);
-      return { output: tail.text(), exitCode: outcome.exitCode };
-    } finally {
-      stopper.dispose();
-    }
-  }
-
-  private async runCommand(
-    command: string,
-    run: {
-      report: ExecProbeReport;
-      ownShell: boolean;
-      startDir: string;
-      env: Record<string, string>;
-      onRaw: (raw: string) => void;
-      signal: AbortSignal;
-      rawNote: (note: string) => void;
-    },
-  ): Promise<{ exitCode: number | null; cwd: string | undefined }> {
-    const typed = command.trim();
-    if (!run.ownShell && run.report.strategy === 'osc-session' && isTypeable(typed)) {
-      try {
-        return await this.session.run(typed, {
-          cwd: run.startDir,
-          onRaw: run.onRaw,
-          signal: run.signal,
-          onWaiting: () => run.rawNote(WAITING_NOTE),
-        });
-      } catch {
-        // No session could start or take the command (nothing was typed): it runs in a shell of its own instead.
-      }
-    }
-    const learnCwd = !run.ownShell && (run.report.strategy === 'wrapper' || (run.report.strategy === 'osc-session' && run.report.wrapper.works));
-    return runJshCommand(this.container, command, {
-      cwd: this.spawnCwd(run.startDir),
-      env: run.env,
-      learnCwd,
-      onRaw: run.onRaw,
-      signal: run.signal,
-    });
+    const { result, cwd } = await this.commands.run(command, { ...opts, startDir, ownShell, preface });
+    if (cwd) this.cwd = normalizeAbsolute(cwd);
+    return result;
   }
 
   /** Starts the person's interactive `jsh --osc` in the session's folder; keystrokes wait until it is interactive. */
   async openShell(size: { cols: number; rows: number }): Promise<InteractiveShellProcess> {
     this.assertLive();
-    return holdInputUntilInteractive(await this.container.spawn('/bin/jsh', ['--osc'], { cwd: this.spawnCwd(this.cwd), terminal: size }));
+    const process = await this.container.spawn('/bin/jsh', ['--osc'], { cwd: spawnCwd(this.workdir, this.cwd), terminal: size });
+    return holdInputUntilInteractive(process);
   }
 
   // ---- snapshots ----
@@ -320,7 +229,7 @@ class WebContainerAdapter implements WebContainerRuntime {
 
   /** Stops watching and ends the shell session; the container itself stays up (WebContainer boots once per page). */
   async dispose(): Promise<void> {
-    this.session.dispose();
+    this.commands.dispose();
     this.watcher?.close();
     this.watcher = undefined;
     this.changes.flush();
@@ -348,14 +257,6 @@ class WebContainerAdapter implements WebContainerRuntime {
   /** The container-fs path (relative to the workdir; '.' for the root), after confining `path` to the workdir. */
   private toFsPath(path: string): string {
     return this.fsPathOfAbsolute(this.toAbsolute(path));
-  }
-
-  /**
-   * `spawn()` takes its cwd relative to the workdir (the typings say so). A folder outside the workdir climbs out
-   * with '..' (GUESS: nothing says whether the real API accepts that).
-   */
-  private spawnCwd(absolute: string): string {
-    return relativePath(this.workdir, absolute) || '.';
   }
 
   private fsPathOfAbsolute(absolute: string): string {
@@ -405,11 +306,6 @@ function direntType(entry: { isFile(): boolean; isDirectory(): boolean }): Entry
 
 function notFound(path: string): Error {
   return new Error(`ENOENT: no such file or directory: ${path}`);
-}
-
-/** Whether `command` can be typed into the session as one line (a tab would trigger completion, not be typed). */
-function isTypeable(command: string): boolean {
-  return command !== '' && command.length < SESSION_COLUMNS - 200 && !/[\x00-\x1f\x7f]/.test(command);
 }
 
 /**
