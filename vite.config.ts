@@ -2,12 +2,10 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { bundleReport } from './build/bundle-report.js';
+import { CROSS_ORIGIN_ISOLATION_HEADERS } from './src/runtime/cross-origin-isolation.js';
 
-// WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page.
-const crossOriginIsolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+// WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page (one COEP value, in that file).
+const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
 
 export default defineConfig({
   // Relative base: the static build can be hosted under any path.

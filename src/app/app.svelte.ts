@@ -24,6 +24,8 @@ export type BootView = {
   /** Why this runtime (e.g. the WebContainer fallback reason), or why it failed. */
   detail: string;
   canRetryWebContainer: boolean;
+  /** The retry button's label when it is not "Try WebContainer again" (e.g. WebContainer waits to be asked for). */
+  retryLabel?: string;
 };
 
 export type AppStateOptions = {

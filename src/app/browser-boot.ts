@@ -2,8 +2,10 @@
 // from StackBlitz), its state mirrored into the top bar, and WebContainer's preview events into the Preview tab.
 import type { Runtime } from '../runtime/types';
 import type { AppState, BootView } from './app.svelte';
+import { watchContainerErrors, type ContainerErrorSource } from './container-errors';
 import { RuntimeBoot, type BootState } from './runtime-boot';
 import type { Settings } from './settings';
+import { mayAutoBootWebContainer } from './webcontainer-device';
 
 /** Creates the `bootRuntime` option of AppState: the first call boots, later calls switch to WebContainer. */
 export function createBrowserBoot(
@@ -14,7 +16,15 @@ export function createBrowserBoot(
 
   const adopt = (app: AppState, runtime: Runtime): Runtime => {
     detachPreview?.();
-    detachPreview = hasContainer(runtime) ? app.preview.attach(runtime.container) : undefined;
+    detachPreview = undefined;
+    if (hasContainer(runtime)) {
+      const stopPreview = app.preview.attach(runtime.container);
+      const stopErrors = watchContainerErrors(runtime.container, (notice) => (app.notice = notice));
+      detachPreview = () => {
+        stopPreview();
+        stopErrors();
+      };
+    }
     return runtime;
   };
 
@@ -25,6 +35,7 @@ export function createBrowserBoot(
     }
     machine = new RuntimeBoot({
       timeoutMs,
+      autoBootWebContainer: mayAutoBootWebContainer(globalThis.navigator),
       bootWebContainer: async () => (await import('../runtime/webcontainer-boot')).bootWebContainerRuntime(),
       createEmbedded: async () => (await import('../runtime/embedded-client')).createEmbeddedRuntimeInWorker(),
     });
@@ -59,7 +70,13 @@ function bootView(state: BootState): BootView {
     case 'booting':
       return { state: 'booting', kind: null, detail: state.kind === 'webcontainer' ? 'starting WebContainer' : '', canRetryWebContainer: false };
     case 'ready':
-      return { state: 'ready', kind: state.kind, detail: state.notice ?? '', canRetryWebContainer: state.canRetryWebContainer };
+      return {
+        state: 'ready',
+        kind: state.kind,
+        detail: state.notice ?? '',
+        canRetryWebContainer: state.canRetryWebContainer,
+        retryLabel: state.reason === 'on-request' ? 'Start WebContainer' : undefined,
+      };
     case 'failed':
       return { state: 'failed', kind: state.kind, detail: state.message, canRetryWebContainer: state.canRetryWebContainer };
   }
@@ -70,6 +87,8 @@ function isPristine(app: AppState): boolean {
   return !session || (session.messages.length === 0 && !session.running);
 }
 
-function hasContainer(runtime: Runtime): runtime is Runtime & { container: Parameters<AppState['preview']['attach']>[0] } {
+function hasContainer(
+  runtime: Runtime,
+): runtime is Runtime & { container: Parameters<AppState['preview']['attach']>[0] & ContainerErrorSource } {
   return runtime.kind === 'webcontainer' && 'container' in runtime;
 }

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime } from '../runtime/embedded';
+import { createWebContainerApiDouble } from '../runtime/testing/webcontainer-double';
+import { bootWebContainerRuntime, forgetWebContainerBootForTests } from '../runtime/webcontainer-boot';
 import type { Runtime } from '../runtime/types';
 import { bootRuntime, RuntimeBoot, RuntimeBootError, type BootState } from './runtime-boot';
 
@@ -148,5 +150,83 @@ describe('bootRuntime', () => {
     const boot = new RuntimeBoot({ isolated: false, bootWebContainer: never, createEmbedded: () => Promise.reject(new Error('worker blocked')) });
     await expect(boot.boot('auto')).rejects.toThrow(/worker blocked/);
     expect(boot.state).toMatchObject({ state: 'failed', kind: 'embedded', reason: 'error' });
+  });
+});
+
+describe('RuntimeBoot on iPhone and iPad', () => {
+  it('serves with the embedded runtime and starts WebContainer only when asked', async () => {
+    const container = await createEmbeddedRuntime({ workdir: '/home/wc' });
+    let boots = 0;
+    const boot = new RuntimeBoot({
+      isolated: true,
+      supported: true,
+      autoBootWebContainer: false,
+      bootWebContainer: async () => {
+        boots += 1;
+        return container;
+      },
+      createEmbedded: () => createEmbeddedRuntime(),
+    });
+    const first = await boot.boot('auto');
+    expect(first.kind).toBe('embedded');
+    expect(boots).toBe(0);
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', reason: 'on-request', canRetryWebContainer: true });
+    expect(boot.state.state === 'ready' && boot.state.notice).toMatch(/iPhone and iPad/);
+    expect((await boot.retryWebContainer())?.runtime).toBe(container);
+    expect(boots).toBe(1);
+  });
+
+  it('boots WebContainer there when the person chose it in the settings', async () => {
+    const container = await createEmbeddedRuntime({ workdir: '/home/wc' });
+    const boot = new RuntimeBoot({ isolated: true, supported: true, autoBootWebContainer: false, bootWebContainer: async () => container, createEmbedded: () => createEmbeddedRuntime() });
+    expect((await boot.boot('webcontainer')).runtime).toBe(container);
+  });
+});
+
+// The real boot module against the API double, whose boot lifecycle follows @webcontainer/api's dist: the page's boot
+// iframe promise is made once and never rejects (offline it never settles). A retry must neither hang nor boot twice.
+describe('retrying a WebContainer boot (the real boot module, the API double)', () => {
+  const machines: { teardown(): void; isTornDown: boolean }[] = [];
+  afterEach(() => {
+    forgetWebContainerBootForTests();
+    for (const machine of machines.splice(0)) if (!machine.isTornDown) machine.teardown();
+  });
+  const bootWith = (api: ReturnType<typeof createWebContainerApiDouble>) => async () => {
+    const runtime = await bootWebContainerRuntime({}, async () => api);
+    const booted = api.booted();
+    if (booted) machines.push(booted);
+    return runtime;
+  };
+
+  it('after a timeout, waits on the same pending boot and switches once it arrives', async () => {
+    let reachable!: () => void;
+    const api = createWebContainerApiDouble({ network: new Promise<void>((resolve) => (reachable = resolve)) });
+    const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 100, bootWebContainer: bootWith(api), createEmbedded: () => createEmbeddedRuntime() });
+    await boot.boot('auto');
+    await until(() => boot.state.state === 'ready' && boot.state.reason === 'timed-out');
+    const retry = boot.retryWebContainer();
+    reachable();
+    expect((await retry)?.kind).toBe('webcontainer');
+    expect(api.bootCalls).toHaveLength(1);
+  });
+
+  it('after a timeout against an unreachable stackblitz.com, ends again with the reason instead of hanging', async () => {
+    const api = createWebContainerApiDouble({ network: 'unreachable' });
+    const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 100, bootWebContainer: bootWith(api), createEmbedded: () => createEmbeddedRuntime() });
+    await boot.boot('auto');
+    await until(() => boot.state.state === 'ready' && boot.state.reason === 'timed-out');
+    expect(await boot.retryWebContainer()).toBeUndefined();
+    expect(boot.state).toMatchObject({ state: 'ready', kind: 'embedded', reason: 'timed-out', canRetryWebContainer: true });
+    expect(api.bootCalls).toHaveLength(1);
+  });
+
+  it('after a boot that failed, boots again and can succeed', async () => {
+    const api = createWebContainerApiDouble({ buildErrors: [new Error('Unable to create more instances')] });
+    const boot = new RuntimeBoot({ isolated: true, supported: true, timeoutMs: 5000, bootWebContainer: bootWith(api), createEmbedded: () => createEmbeddedRuntime() });
+    const first = await boot.boot('auto');
+    expect(first.kind).toBe('embedded');
+    await until(() => boot.state.state === 'ready' && boot.state.reason === 'error');
+    expect((await boot.retryWebContainer())?.kind).toBe('webcontainer');
+    expect(api.bootCalls).toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ import { errorText } from '../ai/messages';
 
 export type RuntimeKind = 'webcontainer' | 'embedded';
 export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
-export type BootFailureReason = 'not-cross-origin-isolated' | 'unsupported-browser' | 'timed-out' | 'error';
+export type BootFailureReason = 'not-cross-origin-isolated' | 'unsupported-browser' | 'timed-out' | 'error' | 'on-request';
 
 export type BootState =
   | { state: 'booting'; kind: RuntimeKind; canRetryWebContainer: false }
@@ -43,6 +43,11 @@ export type RuntimeBootOptions = {
   isolated?: boolean;
   /** Defaults to a check for SharedArrayBuffer and WebAssembly. */
   supported?: boolean;
+  /**
+   * False where booting WebContainer unasked may crash the browser (iPhone, iPad: see webcontainer-device.ts):
+   * 'auto' then serves with the embedded runtime and WebContainer starts only when the person asks. Default true.
+   */
+  autoBootWebContainer?: boolean;
 };
 
 export const DEFAULT_BOOT_TIMEOUT_MS = 20_000;
@@ -139,6 +144,13 @@ export class RuntimeBoot {
   private async bootEither(): Promise<BootResult> {
     const cannot = this.cannotHostWebContainer();
     if (cannot) return this.startEmbedded(cannot);
+    if (this.options.autoBootWebContainer === false) {
+      return this.startEmbedded({
+        ok: false,
+        reason: 'on-request',
+        message: 'WebContainer starts only when you ask on iPhone and iPad, where booting it can crash the browser.',
+      });
+    }
     const attempt = this.tryWebContainer();
     const embedded = Promise.resolve()
       .then(() => this.options.createEmbedded())
@@ -222,8 +234,10 @@ export class RuntimeBoot {
       kind: result.kind,
       notice: result.notice,
       reason,
-      // Retrying makes sense after a timeout or an error, not when the page itself can never host WebContainer.
-      canRetryWebContainer: reason === 'timed-out' || reason === 'error',
+      // Retrying makes sense after a timeout or an error (a retry reuses the page's one boot while it is pending, and
+      // is raced with the timeout, so it never hangs), or when WebContainer waits to be asked for; not when the page
+      // itself can never host WebContainer.
+      canRetryWebContainer: reason === 'timed-out' || reason === 'error' || reason === 'on-request',
     });
     return result;
   }

@@ -33,7 +33,8 @@ function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string
   if (kind === 'webcontainer') {
     return [
       `You work inside a WebContainer: a Node.js environment running in the person's browser tab. The workspace is ${workdir}.`,
-      'Node.js and npm are available (npm install, npm run, node scripts, dev servers). The shell is jsh, a bash-like shell.',
+      'Node.js and npm are available (npm install, npm run, node scripts, dev servers). The shell is jsh, a small bash-like shell:',
+      'simple commands joined by &&, ||, ;, | with redirects work; it is reported to lack printf, sleep, loops and variable assignment, so script with node -e instead.',
       'Native binaries, Python and system package managers are not available. Network access is limited to what the browser allows.',
       'There is no git: jsh does not provide one, so do not run git commands; to see what changed, compare files or ask the person to look at the Changes tab.',
     ].join('\n');

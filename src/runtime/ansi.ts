@@ -13,9 +13,22 @@ export function stripAnsi(text: string): string {
   return stripper.push(text) + stripper.flush();
 }
 
+export type AnsiStripperOptions = {
+  /**
+   * 'newline' (default): a lone CR becomes LF. 'keep': a lone CR stays (and a cursor move to column 1, which
+   * progress bars use instead, becomes one), for a LineRedraw filter to collapse redrawn lines.
+   */
+  carriageReturn?: 'newline' | 'keep';
+};
+
 /** Strips a stream chunk by chunk; a sequence split across chunks is held until it completes. */
 export class AnsiStripper {
   private pending = '';
+  private readonly keepCarriageReturn: boolean;
+
+  constructor(options: AnsiStripperOptions = {}) {
+    this.keepCarriageReturn = options.carriageReturn === 'keep';
+  }
 
   /** The printable text of `chunk` (plus anything held from the previous chunk that is now complete). */
   push(chunk: string): string {
@@ -42,6 +55,7 @@ export class AnsiStripper {
           i += 1; // an absurdly long unterminated sequence: drop the ESC and keep the rest as text
           continue;
         }
+        if (this.keepCarriageReturn && isColumnOneMove(text.slice(i, end))) out += '\r';
         i = end;
         continue;
       }
@@ -50,8 +64,9 @@ export class AnsiStripper {
           this.pending = '\r'; // may be the first half of CRLF
           return out;
         }
-        out += '\n';
-        i += text[i + 1] === '\n' ? 2 : 1;
+        const crlf = text[i + 1] === '\n';
+        out += crlf || !this.keepCarriageReturn ? '\n' : '\r';
+        i += crlf ? 2 : 1;
         continue;
       }
       i += 1; // BEL, backspace and other control bytes
@@ -63,9 +78,14 @@ export class AnsiStripper {
   flush(): string {
     const rest = this.pending;
     this.pending = '';
-    if (rest === '\r') return '\n';
+    if (rest === '\r') return this.keepCarriageReturn ? '\r' : '\n';
     return ''; // an unfinished escape sequence at the very end is dropped
   }
+}
+
+/** CSI G (cursor to column n) with n at most 1: what npm's spinner sends instead of CR. */
+function isColumnOneMove(sequence: string): boolean {
+  return /^(?:\x1b\[|\x9b)[01]?G$/.test(sequence);
 }
 
 /** Index just past the escape sequence starting at `start`, or undefined when it is not complete yet. */

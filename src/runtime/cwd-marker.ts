@@ -1,6 +1,8 @@
 // A shell that is spawned per command forgets `cd`. To carry the directory over, the command is followed by a line
 // printing a unique marker and `$PWD`; this filter takes that line out of the output stream and keeps the path.
 
+import { partialPrefixLength } from './partial-match';
+
 /** Wraps commands and filters their output to learn the shell's final directory. */
 export class CwdMarker {
   private readonly token: string;
@@ -67,13 +69,4 @@ export class CwdMarker {
     }
     return rest;
   }
-}
-
-/** Length of the longest suffix of `text` that is a proper prefix of `token`. */
-function partialPrefixLength(text: string, token: string): number {
-  const max = Math.min(text.length, token.length - 1);
-  for (let length = max; length > 0; length--) {
-    if (token.startsWith(text.slice(text.length - length))) return length;
-  }
-  return 0;
 }

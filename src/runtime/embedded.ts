@@ -3,7 +3,7 @@
 
 import { Bash, InMemoryFs } from 'just-bash';
 import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
-import { stripAnsi } from './ansi';
+import { toModelText } from './model-text';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
 import { interruptibleLoops } from './interruptible-loops';
@@ -191,7 +191,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
         this.bash.exec(`exec 2>&1; { ${command}\n}`, { cwd: startDir, env: opts.env, signal: stopper.signal, rawScript: true }),
       );
       const reason = stopper.stopReason();
-      let output = preface + stripAnsi(result.stdout + result.stderr);
+      let output = preface + toModelText(result.stdout + result.stderr);
       if (reason !== undefined) {
         output = appendNote(output.replace(/bash: execution aborted\n?$/, ''), stopNote(reason, opts.timeoutMs));
       }

@@ -69,3 +69,12 @@ export function parentOf(absolute: string): string {
   const cut = absolute.lastIndexOf('/');
   return cut <= 0 ? '/' : absolute.slice(0, cut);
 }
+
+/** The relative path from folder `from` to `to` (both absolute): `sub/dir`, `../x`, or '' when they are the same. */
+export function relativePath(from: string, to: string): string {
+  const source = normalizeAbsolute(from).split('/').filter(Boolean);
+  const target = normalizeAbsolute(to).split('/').filter(Boolean);
+  let common = 0;
+  while (common < source.length && common < target.length && source[common] === target[common]) common++;
+  return [...Array<string>(source.length - common).fill('..'), ...target.slice(common)].join('/');
+}

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AnsiStripper, stripAnsi } from './ansi';
 import { CwdMarker } from './cwd-marker';
+import { JshOscParser, jshOscSequence, type JshStreamPart } from './jsh-osc';
+import { LineRedraw } from './line-redraw';
+import { ModelTextFilter, toModelText } from './model-text';
 import { OutputTail } from './output-tail';
 
 /** Feeds `text` one character at a time: the worst chunking a stream can produce. */
@@ -58,5 +61,70 @@ describe('OutputTail', () => {
     tail.push('a🎉bc'); // 🎉 is two UTF-16 units; a cut between them would leave a lone surrogate
     expect(tail.text().endsWith('bc')).toBe(true);
     expect(tail.text()).not.toMatch(/[\ud800-\udfff]/);
+  });
+});
+
+describe('ModelTextFilter (what the model reads)', () => {
+  it('keeps only the final state of a line redrawn with CR, as a terminal shows it', () => {
+    expect(toModelText('fetch 10%\rfetch 50%\rfetch 100%\r\nadded 3 packages\r\n')).toBe('fetch 100%\nadded 3 packages\n');
+    expect(toModelText('a\rb\nkept\r\n\rlast')).toBe('b\nkept\nlast');
+  });
+
+  it("collapses npm's spinner, which moves to column 1 instead of sending CR", () => {
+    const npm = '\u2819\x1b[1G\x1b[0K\u2839\x1b[1G\x1b[0K\x1b[1mnpm\x1b[22m done\r\n';
+    expect(toModelText(npm)).toBe('npm done\n');
+  });
+
+  it('gives the same text however the stream is chunked, holding only the unfinished line', () => {
+    const raw = 'one\r\ntwo 1/3\rtwo 2/3\r\x1b[32mtwo 3/3\x1b[0m\r\nthree\rTHREE';
+    const filter = new ModelTextFilter();
+    expect(charByChar((c) => filter.push(c), () => filter.flush(), raw)).toBe('one\ntwo 3/3\nTHREE');
+    const streamed = new ModelTextFilter();
+    expect(streamed.push('partial line')).toBe('');
+    expect(streamed.push(' ends\r\nnext')).toBe('partial line ends\n');
+    expect(streamed.flush()).toBe('next');
+  });
+
+  it('passes a line that never ends on in pieces instead of holding it whole', () => {
+    const redraw = new LineRedraw();
+    const out = redraw.push('x'.repeat(100_000));
+    expect(out.length).toBe(100_000);
+    expect(redraw.flush()).toBe('');
+  });
+});
+
+describe('JshOscParser', () => {
+  const events = (parts: JshStreamPart[]) => parts.filter((p) => p.kind === 'event').map((p) => (p.kind === 'event' ? p.event : null));
+  const texts = (parts: JshStreamPart[]) => parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+
+  it("reads jsh's interactive, prompt and exit sequences and leaves other text and escapes alone", () => {
+    const parser = new JshOscParser();
+    const raw = `\x1b]0;jsh\x07${jshOscSequence({ type: 'interactive' })}~/project\r\n${jshOscSequence({ type: 'prompt' })}\x1b[35m❯\x1b[0m ` +
+      `ls\r\na.txt\r\n${jshOscSequence({ type: 'exit', code: 3 }, 7)}\x1b]654;exit=-1:0\x1b\\\x1b]654;custom=x\x07`;
+    const parts = parser.push(raw);
+    expect(events(parts)).toEqual([
+      { type: 'interactive' },
+      { type: 'prompt' },
+      { type: 'exit', code: 3 },
+      { type: 'exit', code: -1 },
+      { type: 'other', name: 'custom', value: 'x' },
+    ]);
+    expect(texts(parts)).toBe('\x1b]0;jsh\x07~/project\r\n\x1b[35m❯\x1b[0m ls\r\na.txt\r\n');
+  });
+
+  it('finds a sequence cut anywhere by the chunking, and lets a lookalike through as text', () => {
+    const raw = `out\x1b]65${'4'};exit=0:1\x07\x1b]6543;x\x07tail`;
+    const parser = new JshOscParser();
+    const parts: JshStreamPart[] = [];
+    for (const ch of raw) parts.push(...parser.push(ch));
+    expect(parser.flush()).toBe('');
+    expect(events(parts)).toEqual([{ type: 'exit', code: 0 }]);
+    expect(texts(parts)).toBe('out\x1b]6543;x\x07tail');
+  });
+
+  it('gives up on an unterminated sequence after a few hundred characters', () => {
+    const parser = new JshOscParser();
+    const text = texts(parser.push(`\x1b]654;${'y'.repeat(400)}`)) + parser.flush();
+    expect(text).toBe(`\x1b]654;${'y'.repeat(400)}`);
   });
 });

@@ -3,11 +3,12 @@
 // pulls in @webcontainer/api, which the embedded-only page never needs.
 
 import type { BootOptions, WebContainer } from '@webcontainer/api';
+import { COEP } from './cross-origin-isolation';
 import { createWebContainerRuntime, type WebContainerRuntime, type WebContainerRuntimeOptions } from './webcontainer';
 import type { WebContainerLike } from './webcontainer-like';
 
 export type BootWebContainerOptions = {
-  /** Must match the page's Cross-Origin-Embedder-Policy header; Conch serves 'require-corp'. */
+  /** Must match the page's Cross-Origin-Embedder-Policy header; default COEP (cross-origin-isolation.ts). */
   coep?: NonNullable<BootOptions['coep']>;
   /** The workspace folder name: /home/<workdirName>. Default 'project', like the embedded runtime. */
   workdirName?: string;
@@ -15,7 +16,7 @@ export type BootWebContainerOptions = {
   forwardPreviewErrors?: BootOptions['forwardPreviewErrors'];
 };
 
-type WebContainerModule = { WebContainer: { boot(options: BootOptions): Promise<WebContainerLike> } };
+export type WebContainerModule = { WebContainer: { boot(options: BootOptions): Promise<WebContainerLike> } };
 
 const BOOT_KEY = Symbol.for('conch.webcontainer.boot');
 type BootCache = { [BOOT_KEY]?: Promise<WebContainerLike> };
@@ -36,7 +37,7 @@ export function bootWebContainer(
   if (existing) return existing;
   const booting = load().then(({ WebContainer }) =>
     WebContainer.boot({
-      coep: options.coep ?? 'require-corp',
+      coep: options.coep ?? COEP,
       workdirName: options.workdirName ?? 'project',
       forwardPreviewErrors: options.forwardPreviewErrors ?? true,
     }),
@@ -48,11 +49,17 @@ export function bootWebContainer(
   return booting;
 }
 
-/** Boots (or reuses) the page's WebContainer and wraps it as a Runtime. */
+/**
+ * Boots (or reuses) the page's WebContainer and wraps it as a Runtime; the probe for how to run commands starts at
+ * once (the first command waits for it).
+ */
 export async function bootWebContainerRuntime(
   options: BootWebContainerOptions & WebContainerRuntimeOptions = {},
+  load?: () => Promise<WebContainerModule>,
 ): Promise<WebContainerRuntime> {
-  return createWebContainerRuntime(await bootWebContainer(options), options);
+  const runtime = createWebContainerRuntime(await bootWebContainer(options, load), options);
+  void runtime.execStrategy();
+  return runtime;
 }
 
 /** Forgets the cached boot (tests only: a real page cannot boot twice). */

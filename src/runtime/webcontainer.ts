@@ -1,23 +1,25 @@
 // The WebContainer runtime: the `Runtime` interface over a booted StackBlitz WebContainer (real Node, npm and dev
 // servers in the tab). Everything goes through the structural `WebContainerLike`, so tests drive it with a double.
 
-import { AnsiStripper } from './ansi';
-import { CwdMarker } from './cwd-marker';
-import { appendNote, stopNote } from './exec-notes';
-import { createExecSignal } from './exec-signal';
-import { OutputTail } from './output-tail';
+import type { ExecProbeReport, ExecStrategy } from './exec-probe';
+import { holdInputUntilInteractive, type InteractiveShellProcess } from './interactive-shell';
 import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
 import { WatchBatcher } from './watch-batcher';
-import type { WcProcess, WebContainerLike } from './webcontainer-like';
+import { CommandRunner, spawnCwd } from './webcontainer-commands';
+import type { WebContainerLike } from './webcontainer-like';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 import { entriesToTree } from './zip-tree';
 
 export type { WebContainerLike } from './webcontainer-like';
+export type { ExecProbeReport, ExecStrategy } from './exec-probe';
+export { AGENT_COMMAND_ENV } from './webcontainer-commands';
 
 export type WebContainerRuntimeOptions = {
   /** Every command's raw output (escape sequences kept), for a read-only "agent" terminal view. */
   onRawOutput?: (chunk: string, command: string) => void;
+  /** How commands run: 'probe' (default) asks jsh once at the first command; tests and the check page may force one. */
+  exec?: 'probe' | ExecStrategy;
 };
 
 export type WebContainerExecOptions = ExecOptions & {
@@ -31,13 +33,11 @@ export interface WebContainerRuntime extends Runtime {
   /** The container itself, e.g. for `on('server-ready' | 'port' | 'preview-message' | 'error')`. */
   readonly container: WebContainerLike;
   exec(command: string, opts?: WebContainerExecOptions): Promise<ExecResult>;
-  /** Starts the person's interactive `jsh` on a pseudo-terminal of the given size, in the same container. */
-  openShell(size: { cols: number; rows: number }): Promise<WcProcess>;
+  /** Starts the person's interactive `jsh --osc` on a pseudo-terminal of the given size, in the same container. */
+  openShell(size: { cols: number; rows: number }): Promise<InteractiveShellProcess>;
+  /** Which way commands run, and what the boot probe found. */
+  execStrategy(): Promise<ExecProbeReport>;
 }
-
-// Background jobs (`npm run dev &`) keep the pseudo-terminal open after the shell exits; once the exit code is in,
-// output still arriving within this window is kept, then reading stops.
-const OUTPUT_DRAIN_AFTER_EXIT_MS = 250;
 
 /** Wraps a booted WebContainer as a Runtime rooted at its workdir. */
 export function createWebContainerRuntime(wc: WebContainerLike, opts: WebContainerRuntimeOptions = {}): WebContainerRuntime {
@@ -51,13 +51,15 @@ class WebContainerAdapter implements WebContainerRuntime {
   private readonly changes = new WatchBatcher();
   private watcher: { close(): void } | undefined;
   private disposed = false;
+  private readonly commands: CommandRunner;
 
   constructor(
     readonly container: WebContainerLike,
-    private readonly options: WebContainerRuntimeOptions,
+    options: WebContainerRuntimeOptions,
   ) {
     this.workdir = normalizeAbsolute(container.workdir);
     this.cwd = this.workdir;
+    this.commands = new CommandRunner(container, this.workdir, { exec: options.exec ?? 'probe', onRawOutput: options.onRawOutput });
   }
 
   // ---- files ----
@@ -127,8 +129,15 @@ class WebContainerAdapter implements WebContainerRuntime {
 
   // ---- commands ----
 
+  /** How this runtime runs commands (see exec-probe.ts): probed once, at boot or on the first command. */
+  execStrategy(): Promise<ExecProbeReport> {
+    return this.commands.strategy();
+  }
+
+  /** Runs `command` in the session's folder, or in `opts.cwd` (see CommandRunner.run for which shell it gets). */
   async exec(command: string, opts: WebContainerExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
+    const ownShell = opts.cwd !== undefined || opts.env !== undefined;
     const explicitCwd = opts.cwd !== undefined ? this.toAbsolute(opts.cwd) : undefined;
     let startDir = explicitCwd ?? this.cwd;
     let preface = '';
@@ -137,69 +146,16 @@ class WebContainerAdapter implements WebContainerRuntime {
       preface = `[the previous working directory ${startDir} no longer exists; running in ${this.workdir}]\n`;
       startDir = this.cwd = this.workdir;
     }
-
-    const stopper = createExecSignal({ external: opts.signal, timeoutMs: opts.timeoutMs });
-    const tail = new OutputTail();
-    const emit = (text: string): void => {
-      if (text === '') return;
-      tail.push(text);
-      opts.onOutput?.(text);
-    };
-    emit(preface);
-    try {
-      if (stopper.stopReason() !== undefined) {
-        return { output: appendNote(tail.text(), stopNote(stopper.stopReason() ?? 'abort', opts.timeoutMs)), exitCode: null };
-      }
-      const marker = new CwdMarker();
-      const stripper = new AnsiStripper();
-      const process = await this.container.spawn('jsh', ['-c', marker.wrap(command)], { cwd: startDir, env: opts.env });
-      const stopped = new Promise<'stopped'>((resolve) => {
-        if (stopper.signal.aborted) resolve('stopped');
-        stopper.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-      });
-      void stopped.then(() => process.kill());
-
-      const onRaw = (raw: string): void => {
-        if (raw === '') return;
-        opts.onRawOutput?.(raw);
-        this.options.onRawOutput?.(raw, command);
-        emit(stripper.push(raw));
-      };
-      const reader = process.output.getReader();
-      const reading = (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          onRaw(marker.push(value));
-        }
-      })().catch(() => undefined); // a cancelled or broken stream just ends the output
-      const exited = process.exit.then((code) => ({ code }));
-
-      const first = await Promise.race([reading.then(() => 'drained' as const), exited, stopped]);
-      let exitCode: number | null = null;
-      if (first !== 'stopped') {
-        const outcome = await Promise.race([exited, stopped]);
-        if (outcome !== 'stopped') {
-          exitCode = outcome.code;
-          await Promise.race([reading, delay(OUTPUT_DRAIN_AFTER_EXIT_MS), stopped]);
-        }
-      }
-      await reader.cancel().catch(() => undefined);
-      onRaw(marker.flush());
-      emit(stripper.flush());
-
-      const reason = stopper.stopReason();
-      if (reason !== undefined) return { output: appendNote(tail.text(), stopNote(reason, opts.timeoutMs)), exitCode: null };
-      if (explicitCwd === undefined && marker.cwd) this.cwd = normalizeAbsolute(marker.cwd);
-      return { output: tail.text(), exitCode };
-    } finally {
-      stopper.dispose();
-    }
+    const { result, cwd } = await this.commands.run(command, { ...opts, startDir, ownShell, preface });
+    if (cwd) this.cwd = normalizeAbsolute(cwd);
+    return result;
   }
 
-  async openShell(size: { cols: number; rows: number }): Promise<WcProcess> {
+  /** Starts the person's interactive `jsh --osc` in the session's folder; keystrokes wait until it is interactive. */
+  async openShell(size: { cols: number; rows: number }): Promise<InteractiveShellProcess> {
     this.assertLive();
-    return this.container.spawn('jsh', [], { cwd: this.cwd, terminal: size });
+    const process = await this.container.spawn('/bin/jsh', ['--osc'], { cwd: spawnCwd(this.workdir, this.cwd), terminal: size });
+    return holdInputUntilInteractive(process);
   }
 
   // ---- snapshots ----
@@ -207,7 +163,7 @@ class WebContainerAdapter implements WebContainerRuntime {
   async exportZip(opts: { exclude?: string[] } = {}): Promise<Uint8Array> {
     this.assertLive();
     const exclude = [...(opts.exclude ?? DEFAULT_ZIP_EXCLUDE)];
-    const exported = await this.container.export('.', { format: 'zip', excludes: exclude });
+    const exported = await this.container.export('.', { format: 'zip', excludes: containerExcludes(exclude) });
     // Repacked in Conch's own layout (and filtered again with the same matcher as the embedded runtime) so a
     // snapshot restores identically on either runtime whatever the container's zip writer does.
     const excluded = makeExcluder(exclude);
@@ -259,7 +215,8 @@ class WebContainerAdapter implements WebContainerRuntime {
     this.watcher ??= this.container.fs.watch('.', { recursive: true }, (_event, filename) => {
       const name = typeof filename === 'string' ? filename : new TextDecoder().decode(filename);
       const rel = relativeTo(this.workdir, resolvePath(this.workdir, name));
-      if (rel) this.changes.add([rel]);
+      // An npm install makes tens of thousands of changes inside node_modules; only the folder itself is news.
+      if (rel && !isInsideNodeModules(rel)) this.changes.add([rel]);
     });
     return () => {
       unsubscribe();
@@ -270,8 +227,9 @@ class WebContainerAdapter implements WebContainerRuntime {
     };
   }
 
-  /** Stops watching; the container itself stays up (WebContainer boots once per page). */
+  /** Stops watching and ends the shell session; the container itself stays up (WebContainer boots once per page). */
   async dispose(): Promise<void> {
+    this.commands.dispose();
     this.watcher?.close();
     this.watcher = undefined;
     this.changes.flush();
@@ -350,6 +308,22 @@ function notFound(path: string): Error {
   return new Error(`ENOENT: no such file or directory: ${path}`);
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The exclude list for the container's own export, whose glob semantics are undocumented: each pattern both as given
+ * and as the bare folder (`node_modules/**` and `node_modules`, as TutorialKit passes it). The adapter filters the
+ * result again with its own matcher, so what is excluded does not depend on either form working.
+ */
+function containerExcludes(patterns: readonly string[]): string[] {
+  const all = new Set<string>();
+  for (const pattern of patterns) {
+    all.add(pattern);
+    if (pattern.endsWith('/**')) all.add(pattern.slice(0, -3));
+  }
+  return [...all];
+}
+
+function isInsideNodeModules(rel: string): boolean {
+  const segments = rel.split('/');
+  const at = segments.indexOf('node_modules');
+  return at !== -1 && at < segments.length - 1;
 }

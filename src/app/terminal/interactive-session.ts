@@ -108,10 +108,12 @@ export class InteractiveSession {
   private async pipeOutput(process: InteractiveProcess): Promise<void> {
     const reader = process.output.getReader();
     try {
+      // Read to the end even after dispose: the stream has no backpressure, and cancelling it would make the
+      // WebContainer API's push into it throw.
       for (;;) {
         const { value, done } = await reader.read();
-        if (done || this.disposed) break;
-        this.write(value);
+        if (done) break;
+        if (!this.disposed) this.write(value);
       }
     } catch {
       // The stream errors when the process is killed; nothing to show.

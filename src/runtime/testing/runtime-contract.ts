@@ -4,6 +4,10 @@
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../types';
+import { describeExecContract } from './runtime-contract-exec';
+import { POSIX_CONTRACT_SHELL, type ContractShell } from './runtime-contract-shells';
+
+export { JSH_CONTRACT_SHELL, POSIX_CONTRACT_SHELL, type ContractShell } from './runtime-contract-shells';
 
 export type RuntimeContractOptions = {
   /** Extra per-test teardown (the runtime itself is disposed by the suite). */
@@ -12,6 +16,8 @@ export type RuntimeContractOptions = {
   stagedImport?: boolean;
   /** Whether the runtime has git, making the baseline given to setBaseline its first commit; default true. */
   gitBaseline?: boolean;
+  /** How the runtime's shell spells what shells spell differently; default POSIX_CONTRACT_SHELL. */
+  shell?: ContractShell;
 };
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -55,6 +61,7 @@ export function describeRuntimeContract(
   makeRuntime: () => Runtime | Promise<Runtime>,
   options: RuntimeContractOptions = {},
 ): void {
+  const shell = options.shell ?? POSIX_CONTRACT_SHELL;
   describe(`Runtime contract: ${name}`, () => {
     let current: Runtime | undefined;
     const fresh = async () => (current = await makeRuntime());
@@ -135,110 +142,7 @@ export function describeRuntimeContract(
       });
     });
 
-    describe('exec', () => {
-      it('returns exit codes', async () => {
-        const rt = await fresh();
-        expect((await rt.exec('true')).exitCode).toBe(0);
-        expect((await rt.exec('false')).exitCode).toBe(1);
-        expect(await rt.exec('echo bye; exit 3')).toEqual({ output: 'bye\n', exitCode: 3 });
-        const missing = await rt.exec('definitely-not-a-command-xyz');
-        expect(missing.exitCode).not.toBe(0);
-        expect(missing.output).toMatch(/not found/);
-      });
-
-      it('sees files written by writeFile and its writes are readable', async () => {
-        const rt = await fresh();
-        await rt.writeFile('in.txt', 'from the file methods\n');
-        const result = await rt.exec('cat in.txt && printf made > out.txt');
-        expect(result).toEqual({ output: 'from the file methods\n', exitCode: 0 });
-        expect(text(await rt.readFile('out.txt'))).toBe('made');
-      });
-
-      it('merges stderr into the output', async () => {
-        const rt = await fresh();
-        const result = await rt.exec('echo out; echo err 1>&2');
-        expect(result.output).toBe('out\nerr\n');
-      });
-
-      it('keeps the working directory across calls, like one shell session', async () => {
-        const rt = await fresh();
-        await rt.exec('mkdir -p sub/inner && cd sub');
-        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}/sub\n`);
-        await rt.exec('cd inner');
-        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}/sub/inner\n`);
-        await rt.exec('cd ../..');
-        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}\n`);
-      });
-
-      it('runs one command in an explicit cwd without moving the session', async () => {
-        const rt = await fresh();
-        await rt.mkdir('elsewhere');
-        expect((await rt.exec('pwd', { cwd: 'elsewhere' })).output).toBe(`${rt.workdir}/elsewhere\n`);
-        expect((await rt.exec('pwd')).output).toBe(`${rt.workdir}\n`);
-      });
-
-      it('passes environment variables', async () => {
-        const rt = await fresh();
-        const result = await rt.exec('echo "$GREETING, $NAME"', { env: { GREETING: 'hello', NAME: 'Conch' } });
-        expect(result.output).toBe('hello, Conch\n');
-      });
-
-      it('stops a runaway loop at the timeout', async () => {
-        const rt = await fresh();
-        const started = Date.now();
-        const result = await rt.exec('echo before the loop; while true; do :; done', { timeoutMs: 500 });
-        expect(Date.now() - started).toBeLessThan(1500);
-        expect(result.exitCode).toBeNull();
-        expect(result.output).toMatch(/^before the loop\n[^]*timed out/);
-        expect((await rt.exec('echo still usable')).output).toBe('still usable\n');
-      });
-
-      it('stops a running command when the signal aborts', async () => {
-        const rt = await fresh();
-        const controller = new AbortController();
-        setTimeout(() => controller.abort(), 200);
-        const started = Date.now();
-        const result = await rt.exec('echo working; while true; do sleep 0.05; done', { signal: controller.signal });
-        expect(Date.now() - started).toBeLessThan(1500);
-        expect(result.exitCode).toBeNull();
-        expect(result.output).toMatch(/^working\n[^]*aborted/);
-      });
-
-      it('does not start a command whose signal is already aborted', async () => {
-        const rt = await fresh();
-        const controller = new AbortController();
-        controller.abort();
-        const result = await rt.exec('printf ran > ran.txt', { signal: controller.signal });
-        expect(result.exitCode).toBeNull();
-        expect(await rt.stat('ran.txt')).toBeNull();
-      });
-
-      it('returns big output whole and hands every chunk to onOutput', async () => {
-        const rt = await fresh();
-        const chunks: string[] = [];
-        const result = await rt.exec("seq 1 4000 | sed 's/^/line /'", {
-          onOutput: (chunk) => chunks.push(chunk),
-        });
-        const lines = result.output.trimEnd().split('\n');
-        expect(lines).toHaveLength(4000);
-        expect(lines[0]).toBe('line 1');
-        expect(lines[3999]).toBe('line 4000');
-        expect(chunks.join('')).toBe(result.output);
-      });
-
-      it('keeps multi-byte UTF-8 intact', async () => {
-        const rt = await fresh();
-        const sample = 'héllo 日本語 ✓ 🎉 ñ';
-        await rt.writeFile('utf8.txt', `${sample}\n`);
-        expect((await rt.exec('cat utf8.txt')).output).toBe(`${sample}\n`);
-        expect((await rt.exec(`echo '${sample}'`)).output).toBe(`${sample}\n`);
-      });
-
-      it('strips terminal colour codes from the output', async () => {
-        const rt = await fresh();
-        expect((await rt.exec("printf '\\033[31mred\\033[0m plain\\n'")).output).toBe('red plain\n');
-      });
-    });
+    describeExecContract(fresh, shell);
 
     describe('snapshots', () => {
       it('round-trips the workspace through a zip, binary included, node_modules left out', async () => {

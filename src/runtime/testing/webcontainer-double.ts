@@ -1,10 +1,9 @@
-// A Node-backed stand-in for the parts of @webcontainer/api the adapter uses, written from the package's type
-// declarations: the fs (rooted at the workdir, a real temp folder), `spawn('jsh', ['-c', script])` run by /bin/sh
-// behind pty-like output (merged streams, CRLF line ends, escape sequences around it), `exit`, `kill()`,
-// `export(..., { format: 'zip' })`, `mount(tree)`, recursive `fs.watch` and the container's events.
-// Node-only: tests and benches import it, the app never does.
+// A Node-backed stand-in for @webcontainer/api 1.6.4, as honest as its typings and dist allow: the fs rooted at the
+// workdir (a real temp folder), processes on real pseudo-terminals, `jsh -c` and the interactive `jsh [--osc]` played
+// by jsh-double.ts, `export` / `mount`, `fs.watch`, the container's events, teardown, and (through
+// createWebContainerApiDouble) a `WebContainer.boot` that can hang like the real one offline. Whatever had to be
+// guessed is in webcontainer-guesses.ts. Node-only: tests and benches import it, the app never does.
 
-import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import { watch as watchNode } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,92 +11,144 @@ import { join, relative, resolve } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { minimatch } from 'minimatch';
 import type { WcDirEnt, WcFileSystem, WcFileSystemTree, WcProcess, WcSpawnOptions, WebContainerLike } from '../webcontainer-like';
+import { startInteractiveJsh, startJshScript, type JshContext, type JshDouble } from './jsh-double';
+import { shellQuote, startPtyProcess, type PtySize } from './pty-process';
+import { ABSOLUTE_CWD_IS_WORKDIR_RELATIVE, KILLED_EXIT_CODE } from './webcontainer-guesses';
 
 type Listener = (...args: never[]) => void;
 
-// What a real pty shell prints around a command: a window-title OSC and bracketed-paste mode off / colours reset.
-const PTY_PREAMBLE = '\x1b]0;jsh\x07\x1b[?2004l';
-const PTY_EPILOGUE = '\x1b[0m';
+/** The boot options the double records (the shape of @webcontainer/api's BootOptions). */
+export type DoubleBootOptions = { coep?: string; workdirName?: string; forwardPreviewErrors?: boolean | 'exceptions-only' };
+
+export type WebContainerDoubleOptions = {
+  workdirName?: string;
+  /** Make `export` ignore `excludes` (their glob semantics are undocumented; the adapter must not depend on them). */
+  exportIgnoresExcludes?: boolean;
+  /**
+   * Which jsh to play: 'as-reported' (default) refuses what jsh is reported to lack (printf, sleep, variables, loops);
+   * 'posix' runs any /bin/sh line (a jsh that grew those), for the adapter's other strategies.
+   */
+  jshGrammar?: 'as-reported' | 'posix';
+  /** false: a jsh that ignores `--osc` (no OSC 654 sequences), for the adapter's fallbacks. Default true. */
+  jshOsc?: boolean;
+};
+
+// Without a `terminal` option a process still runs on a pty; GUESS: of this size.
+const DEFAULT_PTY: PtySize = { cols: 80, rows: 24 };
 
 /** Boots a double whose workdir is a fresh temp folder (…/home/<workdirName>). */
-export async function createWebContainerDouble(options: { workdirName?: string } = {}): Promise<WebContainerDouble> {
+export async function createWebContainerDouble(options: WebContainerDoubleOptions = {}): Promise<WebContainerDouble> {
   const root = await nodeFs.mkdtemp(join(tmpdir(), 'conch-wc-'));
   const workdir = join(root, 'home', options.workdirName ?? 'project');
   await nodeFs.mkdir(workdir, { recursive: true });
-  return new WebContainerDouble(root, workdir);
+  return new WebContainerDouble(root, workdir, options);
 }
 
 export class WebContainerDouble implements WebContainerLike {
   readonly fs: WcFileSystem;
-  private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly children = new Set<ChildProcess>();
   /** Every spawn, for assertions: command, args and options. */
   readonly spawned: { command: string; args: string[]; options?: WcSpawnOptions }[] = [];
+  /** Console warnings the real API would print (writes to or resizes of an exited process). */
+  readonly warnings: string[] = [];
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly running = new Set<{ kill(): void }>();
+  private tornDown = false;
 
   constructor(
     private readonly root: string,
     readonly workdir: string,
+    private readonly options: WebContainerDoubleOptions = {},
   ) {
-    this.fs = new DoubleFs(workdir);
+    this.fs = new DoubleFs(workdir, () => this.assertUp());
+  }
+
+  get isTornDown(): boolean {
+    return this.tornDown;
   }
 
   async spawn(command: string, args: string[], options: WcSpawnOptions = {}): Promise<WcProcess> {
+    this.assertUp();
     this.spawned.push({ command, args, options });
-    const cwd = options.cwd === undefined ? this.workdir : resolve(this.workdir, options.cwd);
-    const env: Record<string, string> = { ...process.env } as Record<string, string>;
-    for (const [key, value] of Object.entries(options.env ?? {})) env[key] = String(value);
-    let file = command;
-    let argv = args;
-    if (command === 'jsh') {
-      file = '/bin/sh';
-      // A pty merges stdout and stderr into one stream, in order.
-      argv = args[0] === '-c' ? ['-c', `exec 2>&1\n${args[1] ?? ''}`] : ['-i'];
+    const cwd = this.spawnCwd(options.cwd);
+    if ((await nodeFs.stat(cwd).catch(() => null))?.isDirectory() !== true) {
+      throw new Error(`ENOENT: no such file or directory, cwd '${options.cwd}'`);
     }
-    const child = spawnChild(file, argv, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.children.add(child);
-    const exit = new Promise<number>((resolveExit) => {
-      child.on('error', () => resolveExit(127));
-      child.on('close', (code, signal) => {
-        this.children.delete(child);
-        resolveExit(code ?? (signal ? 128 + signalNumber(signal) : 1));
-      });
-    });
+    // The container's home has no .npmrc: the host's npm settings (this machine's may say yes=false) stay out.
+    const env: Record<string, string> = { ...containerEnvironment(), TERM: 'xterm-256color', npm_config_userconfig: join(this.root, 'home', '.npmrc') };
+    for (const [key, value] of Object.entries(options.env ?? {})) env[key] = String(value);
+    const size = options.terminal ?? DEFAULT_PTY;
+
+    let controller!: ReadableStreamDefaultController<string>;
+    // No backpressure, as in the dist: every chunk is enqueued whether or not anyone reads.
+    const output = new ReadableStream<string>({ start: (c) => void (controller = c) });
+    let exited = false;
+    let settleExit!: (code: number) => void;
+    const exit = new Promise<number>((resolveExit) => (settleExit = resolveExit));
+    const context: JshContext = {
+      cwd,
+      env,
+      size,
+      displayPath: (path) => this.displayPath(path),
+      emit: (text) => {
+        if (!exited && text !== '' && options.output !== false) controller.enqueue(text);
+      },
+      end: (code) => {
+        if (exited) return;
+        exited = true;
+        this.running.delete(handle);
+        controller.close();
+        settleExit(code);
+      },
+    };
+    const shell = this.start(command, args, context);
+    const handle = { kill: () => shell.kill(KILLED_EXIT_CODE) };
+    this.running.add(handle);
+
     return {
       exit,
-      output: ptyOutput(child),
+      output,
+      // No close handler, as in the dist: closing the input sends no end-of-file.
       input: new WritableStream<string>({
         write: (chunk) => {
-          child.stdin?.write(chunk);
-        },
-        close: () => {
-          child.stdin?.end();
+          if (exited) this.warnings.push('This process already exited');
+          else shell.input(chunk);
         },
       }),
-      kill: () => killTree(child),
-      resize: () => undefined,
+      kill: () => {
+        if (!exited) handle.kill();
+      },
+      resize: (dimensions) => {
+        if (exited) this.warnings.push('This process already exited');
+        else shell.resize(dimensions);
+      },
     };
   }
 
   async export(path: string, options: { format: 'zip'; excludes?: string[] }): Promise<Uint8Array> {
-    const base = resolve(this.workdir, `.${resolve('/', path)}`);
-    const excludes = options.excludes ?? [];
+    this.assertUp();
+    const base = this.real(path);
+    const excludes = this.options.exportIgnoresExcludes ? [] : (options.excludes ?? []);
+    const excluded = (rel: string) => excludes.some((pattern) => minimatch(rel, pattern, { dot: true }));
     const files: Zippable = {};
     const walk = async (dir: string): Promise<void> => {
       for (const entry of await nodeFs.readdir(dir, { withFileTypes: true })) {
         const full = join(dir, entry.name);
         const rel = relative(base, full);
-        if (excludes.some((pattern) => minimatch(rel, pattern, { dot: true }) || minimatch(`${rel}/x`, pattern, { dot: true }))) continue;
+        if (excluded(rel)) continue;
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile()) files[rel] = new Uint8Array(await nodeFs.readFile(full));
       }
     };
     await walk(base);
-    return zipSync(files); // like the real export: files only, no folder entries
+    return zipSync(files);
   }
 
   async mount(tree: WcFileSystemTree | Uint8Array | ArrayBuffer, options: { mountPoint?: string } = {}): Promise<void> {
+    this.assertUp();
     if (tree instanceof Uint8Array || tree instanceof ArrayBuffer) {
-      throw new Error('The double mounts FileSystemTree objects only (binary snapshots are not modelled).');
+      const buffer = tree instanceof Uint8Array ? tree.buffer : tree;
+      structuredClone(buffer, { transfer: [buffer as ArrayBuffer] }); // transferred, as the dist does: the caller's copy is gone
+      throw new Error('The WebContainer double mounts FileSystemTree objects only (binary snapshots are not modelled).');
     }
     const write = async (dir: string, node: WcFileSystemTree): Promise<void> => {
       await nodeFs.mkdir(dir, { recursive: true });
@@ -108,7 +159,7 @@ export class WebContainerDouble implements WebContainerLike {
         else await nodeFs.symlink(child.file.symlink, target);
       }
     };
-    await write(resolve(this.workdir, `.${resolve('/', options.mountPoint ?? '.')}`), tree);
+    await write(this.real(options.mountPoint ?? '.'), tree);
   }
 
   on(event: string, listener: Listener): () => void {
@@ -120,23 +171,69 @@ export class WebContainerDouble implements WebContainerLike {
     };
   }
 
-  /** Test hook: fires a container event ('server-ready', 'port', 'error', 'preview-message'). */
+  /**
+   * Test hook: fires a container event. The double does not notice servers by itself: tests fire 'port' and
+   * 'server-ready', 'error' ({ message }) and 'preview-message'.
+   */
   emit(event: string, ...args: unknown[]): void {
     for (const listener of this.listeners.get(event) ?? []) (listener as (...a: unknown[]) => void)(...args);
   }
 
-  /** Kills what still runs and deletes the temp folder. */
+  /** Kills what still runs and deletes the temp folder; a second call throws, as the real one does. */
   teardown(): void {
-    for (const child of this.children) killTree(child);
+    if (this.tornDown) throw new Error('WebContainer already torn down');
+    this.tornDown = true;
+    for (const process of [...this.running]) process.kill();
     void nodeFs.rm(this.root, { recursive: true, force: true });
+  }
+
+  private start(command: string, args: string[], context: JshContext): JshDouble {
+    if (command === 'jsh' || command === '/bin/jsh') {
+      const grammar = this.options.jshGrammar ?? 'as-reported';
+      if (args[0] === '-c') return startJshScript(args[1] ?? '', context, grammar);
+      return startInteractiveJsh(context, args.includes('--osc') && this.options.jshOsc !== false, grammar);
+    }
+    const pty = startPtyProcess(`exec ${[command, ...args].map(shellQuote).join(' ')}`, { ...context, onOutput: context.emit });
+    void pty.exit.then((code) => context.end(code));
+    return {
+      input: (text) => pty.write(text),
+      resize: () => undefined,
+      kill: (code) => {
+        pty.kill();
+        context.end(code);
+      },
+    };
+  }
+
+  private spawnCwd(cwd: string | undefined): string {
+    if (cwd === undefined) return this.workdir;
+    return ABSOLUTE_CWD_IS_WORKDIR_RELATIVE ? this.real(cwd) : resolve(this.workdir, cwd);
+  }
+
+  /** A workdir-relative (or workdir-rooted absolute) path on the host; nothing above the workdir is reachable. */
+  private real(path: string): string {
+    return resolve(this.workdir, `.${resolve('/', path)}`);
+  }
+
+  private displayPath(path: string): string {
+    const home = join(this.root, 'home');
+    return path === home || path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+  }
+
+  private assertUp(): void {
+    if (this.tornDown) throw new Error('This WebContainer was torn down.');
   }
 }
 
 class DoubleFs implements WcFileSystem {
-  constructor(private readonly workdir: string) {}
+  constructor(
+    private readonly workdir: string,
+    private readonly assertUp: () => void,
+  ) {}
 
   /** The fs is rooted at the workdir: '/a' and 'a' are the same file; nothing above the workdir is reachable. */
   private real(path: string): string {
+    this.assertUp();
     return resolve(this.workdir, `.${resolve('/', path)}`);
   }
 
@@ -161,66 +258,80 @@ class DoubleFs implements WcFileSystem {
   async rename(oldPath: string, newPath: string): Promise<void> {
     await nodeFs.rename(this.real(oldPath), this.real(newPath));
   }
+  /** Registers asynchronously, as the dist does: changes made before the registration settles are not reported. */
   watch(
     filename: string,
     options: { recursive?: boolean },
     listener: (event: 'rename' | 'change', filename: string | Uint8Array) => void,
   ): { close(): void } {
-    const watcher = watchNode(this.real(filename), { recursive: options.recursive ?? false }, (event, name) => {
-      if (name !== null) listener(event, name);
+    const target = this.real(filename);
+    let closed = false;
+    let watcher: { close(): void } | undefined;
+    setImmediate(() => {
+      if (closed) return;
+      watcher = watchNode(target, { recursive: options.recursive ?? false }, (event, name) => {
+        if (!closed && name !== null) listener(event, name);
+      });
     });
-    return { close: () => watcher.close() };
+    return {
+      close: () => {
+        closed = true;
+        watcher?.close();
+      },
+    };
   }
 }
 
-/** The child's merged output as a pty shows it: decoded UTF-8, LF as CRLF, wrapped in escape sequences. */
-function ptyOutput(child: ChildProcess): ReadableStream<string> {
-  const decoder = new TextDecoder();
-  const toPty = (text: string) => text.replace(/\n/g, '\r\n');
-  return new ReadableStream<string>({
-    start(controller) {
-      controller.enqueue(PTY_PREAMBLE);
-      let open = 2;
-      const finish = (): void => {
-        if (--open > 0) return;
-        const rest = decoder.decode();
-        if (rest) controller.enqueue(toPty(rest));
-        controller.enqueue(PTY_EPILOGUE);
-        controller.close();
-      };
-      for (const stream of [child.stdout, child.stderr]) {
-        stream?.on('data', (bytes: Buffer) => {
-          const text = decoder.decode(bytes, { stream: true });
-          if (text) controller.enqueue(toPty(text));
-          // Backpressure: a 100 MB flood waits for the reader instead of piling up here.
-          if ((controller.desiredSize ?? 1) <= 0) {
-            child.stdout?.pause();
-            child.stderr?.pause();
-          }
-        });
-        stream?.on('end', finish);
+/**
+ * The host's environment minus what the container would not have: npm's settings from the `npm test` or `npx` that
+ * runs the tests (npx sets npm_config_yes to '' for its children) and CI markers, which change how tools behave.
+ */
+function containerEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || /^npm_/i.test(key) || /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|RUN_ID)$/.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+/**
+ * A stand-in for the `@webcontainer/api` module (for bootWebContainer's loader), with the boot lifecycle the dist
+ * shows: the boot iframe's promise is made once per page and, with `network` 'unreachable', never settles (a promise
+ * given as `network` settles it when it resolves); a boot while another is pending waits for it; a second live
+ * instance is refused. `buildErrors` fail that many boots after the iframe answered, one each.
+ */
+export function createWebContainerApiDouble(
+  options: { network?: 'reachable' | 'unreachable' | Promise<void>; buildErrors?: Error[] } = {},
+) {
+  let server: Promise<void> | undefined;
+  let pendingBoot: Promise<unknown> | undefined;
+  let instance: WebContainerDouble | undefined;
+  const buildErrors = [...(options.buildErrors ?? [])];
+  const bootCalls: DoubleBootOptions[] = [];
+  const network = options.network ?? 'reachable';
+  const WebContainer = {
+    async boot(bootOptions: DoubleBootOptions = {}): Promise<WebContainerDouble> {
+      bootCalls.push(bootOptions);
+      while (pendingBoot) await pendingBoot;
+      if (instance && !instance.isTornDown) throw new Error('Only a single WebContainer instance can be booted');
+      const attempt = (async () => {
+        server ??= network === 'unreachable' ? new Promise<void>(() => undefined) : network === 'reachable' ? Promise.resolve() : network;
+        await server;
+        const failure = buildErrors.shift();
+        if (failure) throw failure;
+        return createWebContainerDouble({ workdirName: bootOptions.workdirName });
+      })();
+      pendingBoot = attempt.catch(() => undefined);
+      try {
+        instance = await attempt;
+        return instance;
+      } finally {
+        pendingBoot = undefined;
       }
     },
-    pull() {
-      child.stdout?.resume();
-      child.stderr?.resume();
-    },
-    cancel() {
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-    },
-  }, { highWaterMark: 16 });
-}
-
-function killTree(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL'); // the whole process group: sh and whatever it started
-  } catch {
-    child.kill('SIGKILL');
-  }
-}
-
-function signalNumber(signal: NodeJS.Signals): number {
-  return signal === 'SIGKILL' ? 9 : signal === 'SIGTERM' ? 15 : signal === 'SIGINT' ? 2 : 1;
+  };
+  /** The instance booted last, for teardown in tests. */
+  const booted = () => instance;
+  return { WebContainer, bootCalls, booted };
 }
