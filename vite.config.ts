@@ -2,6 +2,7 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { bundleReport } from './build/bundle-report.js';
+import { nodeGuestBundle } from './build/node-guest-bundle.js';
 
 // WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page.
 const crossOriginIsolation = {
@@ -12,10 +13,10 @@ const crossOriginIsolation = {
 export default defineConfig({
   // Relative base: the static build can be hosted under any path.
   base: './',
-  plugins: [svelte(), bundleReport()],
+  plugins: [svelte(), bundleReport(), nodeGuestBundle()],
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [nodeGuestBundle()] },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   test: {
     include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'bench/**/*.test.ts'],

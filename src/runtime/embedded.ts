@@ -11,6 +11,7 @@ import { OutputTail } from './output-tail';
 import { StagedWorkspace } from './staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
+import { createNodeCommand, type NodeCommand } from './node/node-command';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -59,6 +60,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private memory: InMemoryFs;
   private readonly bash: Bash;
   private readonly changes = new WatchBatcher();
+  private readonly node: NodeCommand = createNodeCommand();
   private cwd: string;
   private disposed = false;
 
@@ -77,6 +79,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
+      customCommands: [this.node.command],
     });
   }
 
@@ -307,6 +310,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async dispose(): Promise<void> {
     this.changes.flush();
     this.changes.dispose();
+    this.node.dispose();
     this.disposed = true;
   }
 
