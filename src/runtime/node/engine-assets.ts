@@ -2,16 +2,17 @@
 // new worker (a module is cheap to post, expensive to compile), and the guest environment's source.
 
 import wasmUrl from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
-import guestSource from 'virtual:conch-node-guest';
+import guest from 'virtual:conch-node-guest';
+import type { GuestSources } from './engine-protocol';
 
-export type EngineAssets = { wasm: WebAssembly.Module; guestSource: string };
+export type EngineAssets = { wasm: WebAssembly.Module; guest: GuestSources };
 
 let assets: Promise<EngineAssets> | undefined;
 
 /** The compiled engine and the guest source; loaded on first use and cached (a failed load is retried next time). */
 export function loadEngineAssets(): Promise<EngineAssets> {
   assets ??= compileWasm().then(
-    (wasm) => ({ wasm, guestSource }),
+    (wasm) => ({ wasm, guest }),
     (error: unknown) => {
       assets = undefined;
       throw new Error(`node: could not load the JavaScript engine: ${error instanceof Error ? error.message : String(error)}`);

@@ -131,7 +131,7 @@ class EngineWorker {
       worker.onReady = resolve;
       worker.onInitFailed = (message) => reject(new Error(`node: the JavaScript engine could not start: ${message}`));
       port.onExit((reason) => reject(new Error(`node: the JavaScript engine could not start: ${reason}`)));
-      port.post({ type: 'init', wasm: assets.wasm, guestSource: assets.guestSource, maxStackBytes: maxStackBytes() });
+      port.post({ type: 'init', wasm: assets.wasm, guest: assets.guest, maxStackBytes: maxStackBytes() });
     });
     return worker;
   }
@@ -227,6 +227,7 @@ class EngineWorker {
       }
       case 'done':
         this.heapBytes = message.heapBytes;
+        if (message.broken) this.healthy = false;
         this.current(message.id)?.finish({ exitCode: message.exitCode, tests: message.tests });
         return;
       default: {

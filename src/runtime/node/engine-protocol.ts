@@ -39,8 +39,11 @@ export type TestCounts = {
 /** A file-system request from the guest, answered through the shared reply buffer. */
 export type FsRequest = { op: string; args: unknown[]; data?: Uint8Array };
 
+/** The guest environment: its core script and the packages it compiles on demand (see build/node-guest-bundle.ts). */
+export type GuestSources = { core: string; packages: Record<string, string> };
+
 export type HostToEngine =
-  | { type: 'init'; wasm: WebAssembly.Module; guestSource: string; maxStackBytes: number }
+  | { type: 'init'; wasm: WebAssembly.Module; guest: GuestSources; maxStackBytes: number }
   | { type: 'run'; id: number; job: EngineJob; reply: SharedArrayBuffer; control: SharedArrayBuffer };
 
 export type EngineToHost =
@@ -50,7 +53,8 @@ export type EngineToHost =
   | { type: 'fs'; id: number; request: FsRequest }
   /** The reply did not fit: here is a larger buffer, write the pending reply into it. */
   | { type: 'fs-grow'; id: number; reply: SharedArrayBuffer }
-  | { type: 'done'; id: number; exitCode: number; heapBytes: number; tests?: TestCounts };
+  /** `broken`: the engine cannot run another job (QuickJS was left in a bad state); replace the worker. */
+  | { type: 'done'; id: number; exitCode: number; heapBytes: number; broken: boolean; tests?: TestCounts };
 
 // ---- the reply buffer: an Int32 header, then the payload bytes ----
 

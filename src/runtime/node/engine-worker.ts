@@ -3,13 +3,13 @@
 
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import baseVariant from '@jitl/quickjs-wasmfile-release-sync';
-import type { EngineToHost, HostToEngine } from './engine-protocol';
+import type { EngineToHost, GuestSources, HostToEngine } from './engine-protocol';
 import { runJob, type TypeStripper } from './engine';
 import { loadTypeStripper } from './type-stripper';
 
 type Port = { post(message: EngineToHost): void; listen(handler: (message: HostToEngine) => void): void };
 
-let engine: { module: QuickJSWASMModule; guestSource: string; maxStackBytes: number; stripTypes: TypeStripper } | undefined;
+let engine: { module: QuickJSWASMModule; guest: GuestSources; maxStackBytes: number; stripTypes: TypeStripper } | undefined;
 
 async function handle(message: HostToEngine, port: Port): Promise<void> {
   if (message.type === 'init') {
@@ -18,7 +18,7 @@ async function handle(message: HostToEngine, port: Port): Promise<void> {
         newQuickJSWASMModuleFromVariant(newVariant(baseVariant, { wasmModule: message.wasm })),
         loadTypeStripper(),
       ]);
-      engine = { module, guestSource: message.guestSource, maxStackBytes: message.maxStackBytes, stripTypes };
+      engine = { module, guest: message.guest, maxStackBytes: message.maxStackBytes, stripTypes };
       port.post({ type: 'ready' });
     } catch (error) {
       port.post({ type: 'init-failed', message: error instanceof Error ? error.message : String(error) });
@@ -26,12 +26,20 @@ async function handle(message: HostToEngine, port: Port): Promise<void> {
     return;
   }
   if (!engine) throw new Error('The engine worker received a job before it was initialised.');
-  const outcome = runJob({ ...engine, id: message.id, job: message.job, reply: message.reply, control: message.control, send: port.post });
+  let outcome: ReturnType<typeof runJob>;
+  try {
+    outcome = runJob({ ...engine, id: message.id, job: message.job, reply: message.reply, control: message.control, send: port.post });
+  } catch (error) {
+    // The engine itself failed (e.g. the worker's native stack overflowed): report it, and have the worker replaced.
+    port.post({ type: 'output', id: message.id, chunks: [[2, `node: the JavaScript engine failed: ${error instanceof Error ? error.message : String(error)}\n`]] });
+    outcome = { exitCode: 1, broken: true };
+  }
   port.post({
     type: 'done',
     id: message.id,
     exitCode: outcome.exitCode,
     heapBytes: engine.module.getWasmMemory().buffer.byteLength,
+    broken: outcome.broken === true,
     tests: outcome.tests,
   });
 }

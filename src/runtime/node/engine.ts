@@ -6,13 +6,14 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { md5, sha1 } from '@noble/hashes/legacy.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
-import { CONTROL_STOP, CONTROL_WAKE, type EngineJob, type EngineToHost, type TestCounts } from './engine-protocol';
+import { CONTROL_STOP, CONTROL_WAKE, type EngineJob, type EngineToHost, type GuestSources, type TestCounts } from './engine-protocol';
 import { SyncFsChannel } from './sync-fs-channel';
 import type { EngineHost, GuestHooks } from './guest/host-api';
 
 export type TypeStripper = (code: string, filename: string) => string;
 
-export type RunOutcome = { exitCode: number; tests?: TestCounts };
+/** `broken`: QuickJS could not be freed cleanly (a program stopped mid-way); the worker must be replaced. */
+export type RunOutcome = { exitCode: number; tests?: TestCounts; broken?: boolean };
 
 /** Output is sent in batches: one message per console.log would cost more than the logging. */
 const OUTPUT_BATCH_BYTES = 64 * 1024;
@@ -22,7 +23,7 @@ const HASHES: Record<string, (data: Uint8Array) => Uint8Array> = { md5, sha1, sh
 /** Runs one job to its end and returns its exit code; output and fs requests go out through `send`. */
 export function runJob(options: {
   module: QuickJSWASMModule;
-  guestSource: string;
+  guest: GuestSources;
   maxStackBytes: number;
   stripTypes: TypeStripper;
   id: number;
@@ -32,11 +33,14 @@ export function runJob(options: {
   send: (message: EngineToHost) => void;
 }): RunOutcome {
   const run = new EngineRun(options);
+  let outcome: RunOutcome | undefined;
   try {
-    return run.execute();
+    outcome = run.execute();
   } finally {
-    run.dispose();
+    const clean = run.dispose();
+    if (outcome && !clean) outcome.broken = true;
   }
+  return outcome;
 }
 
 class EngineRun {
@@ -68,7 +72,7 @@ class EngineRun {
 
   execute(): RunOutcome {
     this.installHost();
-    const evaluated = this.vm.evalCode(this.options.guestSource, 'node:internal/conch');
+    const evaluated = this.vm.evalCode(this.options.guest.core, 'node:internal/conch');
     if (evaluated.error) return this.fatal(evaluated.error);
     evaluated.value.dispose();
     this.hooks = this.vm.getProp(this.vm.global, '__conchGuest');
@@ -98,13 +102,15 @@ class EngineRun {
     return { exitCode: this.exitCode ?? 130, tests: this.tests };
   }
 
-  dispose(): void {
-    this.hooks?.dispose();
+  /** Frees the QuickJS runtime; false when QuickJS refused (a run stopped mid-way can leave objects behind). */
+  dispose(): boolean {
     try {
+      this.hooks?.dispose();
       this.vm.dispose();
       this.runtime.dispose();
+      return true;
     } catch {
-      // A run stopped mid-way may leave objects QuickJS refuses to free; the worker is recycled when it grows.
+      return false;
     }
   }
 
@@ -236,6 +242,10 @@ class EngineRun {
       const error = vm.newError(reply.message);
       vm.setProp(error, 'code', vm.newString(reply.code));
       return { error };
+    });
+    define('packageSource', (name) => {
+      const source = this.options.guest.packages[text(name)];
+      return source === undefined ? { error: vm.newError(`No bundled package ${text(name)}`) } : vm.newString(source);
     });
     define('compile', (code, filename) => {
       const result = vm.evalCode(text(code), text(filename));

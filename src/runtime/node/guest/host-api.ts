@@ -7,6 +7,8 @@ export interface EngineHost {
   write(fd: number, text: string): void;
   /** A synchronous file-system call on the workspace: JSON text of the result, or the bytes of a file. Throws an Error with `code`. */
   fs(op: string, argsJson: string, data?: ArrayBuffer): string | ArrayBuffer;
+  /** The bundled CommonJS body of a package providing a core module (buffer, events, util, ...). */
+  packageSource(name: string): string;
   /** Evaluates a script in the global scope, its stack frames naming `filename`. */
   compile(code: string, filename: string): unknown;
   encodeUtf8(text: string): ArrayBuffer;

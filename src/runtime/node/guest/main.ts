@@ -11,7 +11,7 @@ import { createCrypto } from './crypto';
 import { createFs } from './fs';
 import { inspect, stackOf } from './inspect';
 import { defineLazy, once } from './lazy';
-import { ModuleSystem } from './modules';
+import { CJS_WRAPPER_HEAD, ModuleSystem } from './modules';
 import { nodeError } from './node-error';
 import { createOs } from './os';
 import { bufferModule, pathModule } from './packages';
@@ -195,7 +195,10 @@ function describeUncaught(error: unknown, readText: (path: string) => string): s
     const path = decodeURIComponent(frame[1].replace(/^file:\/\//, ''));
     try {
       const line = readText(path).split('\n')[Number(frame[2]) - 1];
-      if (line !== undefined) context = `${frame[1]}:${frame[2]}\n${line}\n${' '.repeat(Math.max(0, Number(frame[3]) - 1))}^\n\n`;
+      // On a CommonJS file's first line the column counts Node's wrapper function too.
+      let column = Number(frame[3]) - 1;
+      if (column > (line?.length ?? 0)) column -= CJS_WRAPPER_HEAD.length;
+      if (line !== undefined) context = `${frame[1]}:${frame[2]}\n${line}\n${' '.repeat(Math.max(0, column))}^\n\n`;
     } catch {
       // the frame names no readable file: print the stack alone
     }

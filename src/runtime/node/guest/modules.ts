@@ -7,7 +7,7 @@ import type { Builtins } from './builtins';
 import { dirname, ResolveError, Resolver, type ResolverFs } from './resolve';
 import { nodeError } from './node-error';
 
-const CJS_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+export const CJS_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const RESERVED = new Set(
   'break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield await'.split(' '),

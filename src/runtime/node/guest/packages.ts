@@ -1,12 +1,32 @@
-// The npm packages that provide Node's core modules inside the guest, each loaded on first use.
+// The npm packages that provide Node's core modules inside the guest. Each arrives from the engine as a bundled
+// CommonJS body and is compiled on first use, so `node -e 1` does not pay for parsing util, assert or stream.
 
-import { once } from './lazy';
+import { host } from './host';
 
-export const bufferModule = once(() => require('buffer/') as typeof import('buffer'));
-export const eventsModule = once(() => require('events/') as typeof import('events'));
-export const utilModule = once(() => require('util/') as typeof import('util'));
-export const assertModule = once(() => require('assert/') as typeof import('assert'));
-export const pathModule = once(() => require('path-browserify') as typeof import('path'));
-export const streamModule = once(() => require('stream-browserify') as typeof import('stream'));
-export const stringDecoderModule = once(() => require('string_decoder/') as typeof import('string_decoder'));
-export const legacyUrlModule = once(() => require('url/') as { parse: unknown; format: unknown; resolve: unknown; resolveObject: unknown; Url: unknown });
+const loaded = new Map<string, { exports: unknown }>();
+
+/** The package's exports, compiling it on first use; a package's requires of the others are served here too. */
+function loadPackage(name: string): unknown {
+  const key = name.replace(/\/$/, '');
+  const cached = loaded.get(key);
+  if (cached) return cached.exports;
+  const body = host.packageSource(key);
+  const factory = host.compile(`(function (require, module, exports) {${body}\n})`, `node:internal/deps/${key}`) as (
+    require: (id: string) => unknown,
+    module: { exports: unknown },
+    exports: unknown,
+  ) => void;
+  const module = { exports: {} as unknown };
+  loaded.set(key, module);
+  factory(loadPackage, module, module.exports);
+  return module.exports;
+}
+
+export const bufferModule = () => loadPackage('buffer') as typeof import('buffer');
+export const eventsModule = () => loadPackage('events') as typeof import('events');
+export const utilModule = () => loadPackage('util') as typeof import('util');
+export const assertModule = () => loadPackage('assert') as typeof import('assert');
+export const pathModule = () => loadPackage('path') as typeof import('path');
+export const streamModule = () => loadPackage('stream') as typeof import('stream');
+export const stringDecoderModule = () => loadPackage('string_decoder') as typeof import('string_decoder');
+export const legacyUrlModule = () => loadPackage('url') as { parse: unknown; format: unknown; resolve: unknown; resolveObject: unknown; Url: unknown };

@@ -19,6 +19,8 @@ const CONDITIONS: Record<ResolveMode, Set<string>> = {
   import: new Set(['import', 'node', 'default']),
 };
 const REQUIRE_EXTENSIONS = ['.js', '.json', '.node', '.ts', '.cjs', '.cts', '.mjs', '.mts'];
+/** A line starting with an import or export statement (not `import(`, a dynamic import, which CommonJS has too). */
+const ESM_SYNTAX = /^\s*(import\s*[\w{*'"]|export\s+(default|const|let|var|function|class|async|\{|\*))/m;
 const TS_FOR_JS: Record<string, string> = { '.js': '.ts', '.mjs': '.mts', '.cjs': '.cts' };
 
 /** A resolution failure, with Node's code (MODULE_NOT_FOUND, ERR_MODULE_NOT_FOUND, ERR_PACKAGE_PATH_NOT_EXPORTED, ...). */
@@ -48,12 +50,18 @@ export class Resolver {
     throw new ResolveError(`Cannot find module '${request}'\nRequire stack:\n- ${referrer}`, 'MODULE_NOT_FOUND');
   }
 
-  /** How the file is loaded: by extension, else by the nearest package.json's `type`. */
+  /**
+   * How the file is loaded: by extension, else by the nearest package.json's `type`; with neither, as Node 20.19+
+   * detects it, ESM when the source has import/export statements.
+   */
   formatOf(file: string): ModuleFormat {
     if (/\.(mjs|mts)$/.test(file)) return 'module';
     if (/\.(cjs|cts)$/.test(file)) return 'commonjs';
     if (file.endsWith('.json')) return 'json';
-    return this.nearestPackage(dirname(file))?.json.type === 'module' ? 'module' : 'commonjs';
+    const type = this.nearestPackage(dirname(file))?.json.type;
+    if (type === 'module') return 'module';
+    if (type === 'commonjs') return 'commonjs';
+    return ESM_SYNTAX.test(this.fs.readText(file)) ? 'module' : 'commonjs';
   }
 
   private find(request: string, fromDir: string, mode: ResolveMode): string | undefined {
