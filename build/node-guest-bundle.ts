@@ -4,6 +4,7 @@
 // each bundled on its own as a CommonJS body that the guest compiles only when a program first needs it: QuickJS
 // compiles every function it parses, so parsing them all for each `node -e 1` would cost more than running it.
 import { build, type Plugin as EsbuildPlugin } from 'esbuild';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
@@ -38,6 +39,14 @@ function shareGuestPackages(self: string): EsbuildPlugin {
   };
 }
 
+/** readable-stream's browser build leaves Readable.from out; the guest has async iteration, so it gets Node's. */
+const readableFrom: EsbuildPlugin = {
+  name: 'conch-readable-from',
+  setup(build) {
+    build.onResolve({ filter: /internal\/streams\/from$/ }, (args) => ({ path: join(args.resolveDir, 'internal/streams/from.js') }));
+  },
+};
+
 const COMMON = { bundle: true, write: false, platform: 'browser', target: 'es2022', minify: true, legalComments: 'eof', metafile: true, logLevel: 'silent', define: { global: 'globalThis' } } as const;
 
 export type NodeGuestBundle = { core: string; packages: Record<string, string>; files: string[] };
@@ -52,7 +61,7 @@ export async function bundleNodeGuest(): Promise<NodeGuestBundle> {
         ...COMMON,
         stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: fileURLToPath(new URL('..', import.meta.url)) },
         format: 'cjs',
-        plugins: [shareGuestPackages(name)],
+        plugins: [shareGuestPackages(name), readableFrom],
       });
       packages[name] = result.outputFiles[0].text;
     }),

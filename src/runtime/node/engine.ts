@@ -282,7 +282,7 @@ class EngineRun {
       }
     });
     define('exit', (code) => {
-      this.exitCode = code === undefined ? 0 : vm.getNumber(code);
+      this.exitCode ??= code === undefined ? 0 : vm.getNumber(code);
       return { error: vm.newError('process.exit') }; // unwinds now; the interrupt handler stops anything that catches it
     });
     define('reportTests', (counts) => {

@@ -482,6 +482,22 @@ export function createFs(context: FsContext): Record<string, unknown> {
     ['read', 'readSync'],
     ['write', 'writeSync'],
   ];
+  // Errors name the path as the program gave it, as Node's do (the host answers with absolute paths).
+  const asGiven = <F extends (...args: never[]) => unknown>(fn: F): F =>
+    ((...args: Parameters<F>) => {
+      try {
+        return fn(...args);
+      } catch (error) {
+        const given = args[0] as unknown;
+        const failure = error as Error & { path?: string };
+        if (typeof given === 'string' && typeof failure.path === 'string' && failure.path !== given && !given.startsWith('file:')) {
+          failure.message = failure.message.split(`'${failure.path}'`).join(`'${given}'`);
+          failure.path = given;
+        }
+        throw failure;
+      }
+    }) as F;
+  for (const name of Object.keys(sync) as (keyof typeof sync)[]) (sync as Record<string, unknown>)[name] = asGiven(sync[name] as (...args: never[]) => unknown);
   const fs: Record<string, unknown> = { ...sync, constants, Stats, Dirent };
   const promises: Record<string, unknown> = { constants };
   for (const [name, syncName] of names) {

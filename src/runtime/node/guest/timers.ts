@@ -99,13 +99,16 @@ export function nextDelay(): number {
   return Math.max(0, Math.ceil(earliest - host.now()));
 }
 
-/** Runs the first timer due now (immediates first, then by due time); the engine drains promise jobs between two. */
+/**
+ * Runs one due callback, in the order of Node's loop phases: due timers first (earliest first), then immediates.
+ * The engine drains promise jobs between two calls.
+ */
 export function runDue(): void {
   const now = host.now();
   let next: Timeout | undefined;
   for (const timer of pending.values()) {
     if (timer.due > now) continue;
-    if (!next || (timer.immediate && !next.immediate) || (timer.immediate === next.immediate && timer.due < next.due)) next = timer;
+    if (!next || (next.immediate && !timer.immediate) || (timer.immediate === next.immediate && timer.due < next.due)) next = timer;
   }
   if (!next) return;
   if (next.repeat) next.due = now + next.delay;
