@@ -1,13 +1,16 @@
 // node's command line, as far as the embedded runtime honours it: what to run, the options that change how, and the
 // arguments the program sees in process.argv.
 
+/** What every run takes from the options: `memoryMb` from --max-old-space-size (the engine's memory cap). */
+type RunOptions = { execArgv: string[]; memoryMb?: number };
+
 export type NodeInvocation =
   | { kind: 'version' }
   | { kind: 'help' }
-  | { kind: 'file'; path: string; args: string[]; execArgv: string[]; module: boolean }
-  | { kind: 'eval'; code: string; print: boolean; args: string[]; execArgv: string[]; module: boolean }
-  | { kind: 'stdin'; args: string[]; execArgv: string[]; module: boolean }
-  | { kind: 'test'; patterns: string[]; execArgv: string[]; only: boolean }
+  | ({ kind: 'file'; path: string; args: string[]; module: boolean } & RunOptions)
+  | ({ kind: 'eval'; code: string; print: boolean; args: string[]; module: boolean } & RunOptions)
+  | ({ kind: 'stdin'; args: string[]; module: boolean } & RunOptions)
+  | ({ kind: 'test'; patterns: string[]; only: boolean } & RunOptions)
   | { kind: 'error'; message: string };
 
 /** Options that take no effect here but are harmless to accept (real projects' scripts pass them). */
@@ -33,6 +36,7 @@ export function parseNodeArgs(args: string[]): NodeInvocation {
   let test = false;
   let only = false;
   let module = false;
+  let memoryMb: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const [flag, inline] = splitFlag(arg);
@@ -55,7 +59,12 @@ export function parseNodeArgs(args: string[]): NodeInvocation {
       const value = inline ?? args[++i];
       if (value !== 'module' && value !== 'commonjs') return { kind: 'error', message: `node: --input-type must be "module" or "commonjs"` };
       module = value === 'module';
-    } else if (flag === '--test-reporter' || flag === '--test-name-pattern' || flag === '--max-old-space-size' || flag === '--stack-size') {
+    } else if (flag === '--max-old-space-size') {
+      const value = Number(inline ?? args[++i]);
+      if (!(value > 0)) return { kind: 'error', message: `node: --max-old-space-size needs a size in megabytes` };
+      memoryMb = value;
+      if (inline === undefined) execArgv.push(String(value));
+    } else if (flag === '--test-reporter' || flag === '--test-name-pattern' || flag === '--stack-size') {
       if (inline === undefined) execArgv.push(args[++i] ?? '');
     } else if (!IGNORED_FLAGS.has(flag) && !flag.startsWith('--experimental-') && !flag.startsWith('--no-experimental-')) {
       return { kind: 'error', message: `node: bad option: ${arg}\n(the embedded runtime runs scripts, tests and -e/-p; use the WebContainer runtime for other options)` };
@@ -64,10 +73,10 @@ export function parseNodeArgs(args: string[]): NodeInvocation {
   return finish([], false);
 
   function finish(rest: string[], afterDashes: boolean): NodeInvocation {
-    if (evalCode !== undefined) return { kind: 'eval', code: evalCode, print, args: rest, execArgv, module };
-    if (test) return { kind: 'test', patterns: rest, execArgv, only };
-    if (rest.length === 0 || (rest[0] === '-' && !afterDashes)) return { kind: 'stdin', args: rest.slice(1), execArgv, module };
-    return { kind: 'file', path: rest[0], args: rest.slice(1), execArgv, module };
+    if (evalCode !== undefined) return { kind: 'eval', code: evalCode, print, args: rest, execArgv, memoryMb, module };
+    if (test) return { kind: 'test', patterns: rest, execArgv, memoryMb, only };
+    if (rest.length === 0 || (rest[0] === '-' && !afterDashes)) return { kind: 'stdin', args: rest.slice(1), execArgv, memoryMb, module };
+    return { kind: 'file', path: rest[0], args: rest.slice(1), execArgv, memoryMb, module };
   }
 }
 

@@ -80,7 +80,7 @@ export class NodeRunner {
       stdin: invocation.kind === 'stdin' ? '' : stdin,
       testOnly: false,
       testNumberOffset: 0,
-      memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES,
+      memoryLimitBytes: memoryLimit(invocation.memoryMb),
     };
   }
 
@@ -101,7 +101,7 @@ export class NodeRunner {
           stdin: '',
           testOnly: invocation.only,
           testNumberOffset: totals.topLevel,
-          memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES,
+          memoryLimitBytes: memoryLimit(invocation.memoryMb),
         },
         ctx.fs,
         ctx.signal,
@@ -130,6 +130,11 @@ export class NodeRunner {
     out.push(`# duration_ms ${Date.now() - started}\n`);
     return { stdout: out.join(''), stderr: '', exitCode: totals.fail > 0 || totals.cancelled > 0 ? 1 : 0 };
   }
+}
+
+/** The engine's memory cap: --max-old-space-size when given, else the default. */
+function memoryLimit(megabytes: number | undefined): number {
+  return megabytes === undefined ? DEFAULT_MEMORY_LIMIT_BYTES : Math.round(megabytes * 1024 * 1024);
 }
 
 function addCounts(totals: TestCounts, counts: TestCounts): void {

@@ -122,13 +122,13 @@ function start(job: EngineJob): void {
       process.emit('uncaughtException', error, 'uncaughtException');
       return;
     }
-    host.write(2, describeUncaught(error, resolverFs.readText));
+    host.write(2, describeUncaught(error, resolverFs.readText, job.memoryLimitBytes));
     process.exitCode = isOutOfMemory(error) ? 134 : 1;
     host.exit(process.exitCode);
   };
   setTimerErrorHandler(uncaught);
   hooks.reportFatal = (error: unknown) => {
-    host.write(2, describeUncaught(error, resolverFs.readText));
+    host.write(2, describeUncaught(error, resolverFs.readText, job.memoryLimitBytes));
     return isOutOfMemory(error) ? 134 : 1;
   };
 
@@ -180,11 +180,11 @@ function isOutOfMemory(error: unknown): boolean {
 }
 
 /** What Node prints for an uncaught exception: the throwing line with a caret, the stack, and Node's version. */
-function describeUncaught(error: unknown, readText: (path: string) => string): string {
+function describeUncaught(error: unknown, readText: (path: string) => string, memoryLimitBytes: number): string {
   if (isOutOfMemory(error)) {
     return (
       'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n' +
-      "node: the program used more than the embedded runtime's memory cap (256 MB) and was stopped.\n"
+      `node: the program used more than the embedded runtime's memory cap (${Math.round(memoryLimitBytes / 2 ** 20)} MB) and was stopped.\n`
     );
   }
   if (!(error instanceof Error)) return `Uncaught ${inspect(error)}\n\nNode.js ${NODE_VERSION}\n`;
@@ -198,6 +198,9 @@ function describeUncaught(error: unknown, readText: (path: string) => string): s
       // On a CommonJS file's first line the column counts Node's wrapper function too.
       let column = Number(frame[3]) - 1;
       if (column > (line?.length ?? 0)) column -= CJS_WRAPPER_HEAD.length;
+      // QuickJS points at the Error's construction; Node at the throw statement when there is one.
+      const throwAt = line?.lastIndexOf('throw', column) ?? -1;
+      if (throwAt >= 0) column = throwAt;
       if (line !== undefined) context = `${frame[1]}:${frame[2]}\n${line}\n${' '.repeat(Math.max(0, column))}^\n\n`;
     } catch {
       // the frame names no readable file: print the stack alone
