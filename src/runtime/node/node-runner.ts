@@ -2,7 +2,7 @@
 // against the shell's file system, and answer as node would (stdout, stderr, exit code). `node --test` runs each
 // test file as its own process and prints one TAP report with Node's summary lines.
 
-import { decodeBytesToUtf8, defineCommand, type Command, type ExecResult, type IFileSystem, type ResolvedCommandContext } from 'just-bash';
+import { defineCommand, type ByteString, type Command, type ExecResult, type IFileSystem, type ResolvedCommandContext } from 'just-bash';
 import type { EngineEntry, EngineJob, TestCounts } from './engine-protocol';
 import { EnginePool, type RunResult } from './engine-pool';
 import { parseNodeArgs, type NodeInvocation } from './node-args';
@@ -59,7 +59,7 @@ export class NodeRunner {
   }
 
   private job(invocation: Extract<NodeInvocation, { kind: 'file' | 'eval' | 'stdin' }>, ctx: Context): EngineJob {
-    const stdin = decodeBytesToUtf8(ctx.stdin);
+    const stdin = decodeStdin(ctx.stdin);
     let entry: EngineEntry;
     let argv: string[];
     if (invocation.kind === 'file') {
@@ -153,6 +153,17 @@ async function testFilesFor(patterns: string[], fs: IFileSystem, cwd: string): P
     else files.push(path);
   }
   return files;
+}
+
+/**
+ * The command's stdin as text. just-bash keeps it as a latin1-shaped byte string (one char per byte); its browser
+ * build does not export the decoder, so the bytes are decoded here.
+ */
+function decodeStdin(stdin: ByteString): string {
+  const latin1 = stdin as unknown as string;
+  const bytes = new Uint8Array(latin1.length);
+  for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
 }
 
 function environment(ctx: Context): Record<string, string> {
