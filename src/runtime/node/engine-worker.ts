@@ -1,15 +1,22 @@
 // Entry of the engine worker, the nested worker that runs `node` programs in QuickJS. A Web Worker in the browser
 // (started by the embedded runtime's own worker) and a worker_threads worker in Node; both speak engine-protocol.
+// Between jobs the worker prepares the next process (QuickJS runtime with the guest environment evaluated), so a
+// job starts with the program, not with the environment.
 
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import baseVariant from '@jitl/quickjs-wasmfile-release-sync';
-import type { EngineToHost, GuestSources, HostToEngine } from './engine-protocol';
-import { runJob, type TypeStripper } from './engine';
+import type { EngineToHost, HostToEngine } from './engine-protocol';
+import { EngineRun, type EngineSetup, type RunOutcome } from './engine';
 import { loadTypeStripper } from './type-stripper';
 
 type Port = { post(message: EngineToHost): void; listen(handler: (message: HostToEngine) => void): void };
 
-let engine: { module: QuickJSWASMModule; guest: GuestSources; maxStackBytes: number; stripTypes: TypeStripper } | undefined;
+let setup: EngineSetup | undefined;
+let prepared: EngineRun | undefined;
+
+function prepareNext(): void {
+  if (setup && !prepared) prepared = new EngineRun(setup);
+}
 
 async function handle(message: HostToEngine, port: Port): Promise<void> {
   if (message.type === 'init') {
@@ -18,30 +25,36 @@ async function handle(message: HostToEngine, port: Port): Promise<void> {
         newQuickJSWASMModuleFromVariant(newVariant(baseVariant, { wasmModule: message.wasm })),
         loadTypeStripper(),
       ]);
-      engine = { module, guest: message.guest, maxStackBytes: message.maxStackBytes, stripTypes };
+      setup = { module, guest: message.guest, maxStackBytes: message.maxStackBytes, stripTypes };
+      prepareNext();
       port.post({ type: 'ready' });
     } catch (error) {
       port.post({ type: 'init-failed', message: error instanceof Error ? error.message : String(error) });
     }
     return;
   }
-  if (!engine) throw new Error('The engine worker received a job before it was initialised.');
-  let outcome: ReturnType<typeof runJob>;
+  if (!setup) throw new Error('The engine worker received a job before it was initialised.');
+  prepareNext();
+  const run = prepared!;
+  prepared = undefined;
+  let outcome: RunOutcome;
   try {
-    outcome = runJob({ ...engine, id: message.id, job: message.job, reply: message.reply, control: message.control, send: port.post });
+    outcome = run.execute({ id: message.id, job: message.job, reply: message.reply, control: message.control, send: port.post });
   } catch (error) {
     // The engine itself failed (e.g. the worker's native stack overflowed): report it, and have the worker replaced.
     port.post({ type: 'output', id: message.id, chunks: [[2, `node: the JavaScript engine failed: ${error instanceof Error ? error.message : String(error)}\n`]] });
     outcome = { exitCode: 1, broken: true };
   }
+  const broken = outcome.broken === true || !run.dispose();
   port.post({
     type: 'done',
     id: message.id,
     exitCode: outcome.exitCode,
-    heapBytes: engine.module.getWasmMemory().buffer.byteLength,
-    broken: outcome.broken === true,
+    heapBytes: setup.module.getWasmMemory().buffer.byteLength,
+    broken,
     tests: outcome.tests,
   });
+  if (!broken) setTimeout(prepareNext, 0); // after the host has its answer
 }
 
 function connect(): Port {

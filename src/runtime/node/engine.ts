@@ -20,34 +20,29 @@ const OUTPUT_BATCH_BYTES = 64 * 1024;
 
 const HASHES: Record<string, (data: Uint8Array) => Uint8Array> = { md5, sha1, sha256, sha512 };
 
-/** Runs one job to its end and returns its exit code; output and fs requests go out through `send`. */
-export function runJob(options: {
-  module: QuickJSWASMModule;
-  guest: GuestSources;
-  maxStackBytes: number;
-  stripTypes: TypeStripper;
+/** What every run of one engine worker shares. */
+export type EngineSetup = { module: QuickJSWASMModule; guest: GuestSources; maxStackBytes: number; stripTypes: TypeStripper };
+
+/** One job as the host sent it: the program, the shared buffers, and where messages go. */
+export type JobRequest = {
   id: number;
   job: EngineJob;
   reply: SharedArrayBuffer;
   control: SharedArrayBuffer;
   send: (message: EngineToHost) => void;
-}): RunOutcome {
-  const run = new EngineRun(options);
-  let outcome: RunOutcome | undefined;
-  try {
-    outcome = run.execute();
-  } finally {
-    const clean = run.dispose();
-    if (outcome && !clean) outcome.broken = true;
-  }
-  return outcome;
-}
+};
 
-class EngineRun {
+/**
+ * One `node` process. `new EngineRun(setup)` builds the QuickJS runtime and evaluates the guest environment ahead of
+ * the job (the engine worker prepares the next one while it is idle); `execute` runs a job to its end; `dispose`
+ * frees QuickJS.
+ */
+export class EngineRun {
   private readonly runtime: QuickJSRuntime;
   private readonly vm: QuickJSContext;
-  private readonly control: Int32Array;
-  private readonly channel: SyncFsChannel;
+  private request!: JobRequest;
+  private control: Int32Array<ArrayBufferLike> = new Int32Array(2);
+  private channel!: SyncFsChannel;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
   private output: [1 | 2, string][] = [];
@@ -55,29 +50,35 @@ class EngineRun {
   private exitCode: number | undefined;
   private tests: TestCounts | undefined;
   private hooks: QuickJSHandle | undefined;
+  private setupError: QuickJSHandle | undefined;
 
-  constructor(private readonly options: Parameters<typeof runJob>[0]) {
-    this.control = new Int32Array(options.control);
-    this.channel = new SyncFsChannel(options.reply, options.id, options.send);
-    this.runtime = options.module.newRuntime();
-    this.runtime.setMemoryLimit(options.job.memoryLimitBytes);
-    this.runtime.setMaxStackSize(options.maxStackBytes);
+  constructor(private readonly setup: EngineSetup) {
+    this.runtime = setup.module.newRuntime();
+    this.runtime.setMaxStackSize(setup.maxStackBytes);
     this.runtime.setInterruptHandler(() => this.exitCode !== undefined || Atomics.load(this.control, CONTROL_STOP) !== 0);
     this.runtime.setModuleLoader(
       (name) => this.moduleHook('loadModule', [name]),
       (base, request) => this.moduleHook('resolveModule', [base, request]),
     );
     this.vm = this.runtime.newContext();
+    this.installHost();
+    const evaluated = this.vm.evalCode(setup.guest.core, 'node:internal/conch');
+    if (evaluated.error) this.setupError = evaluated.error;
+    else {
+      evaluated.value.dispose();
+      this.hooks = this.vm.getProp(this.vm.global, '__conchGuest');
+    }
   }
 
-  execute(): RunOutcome {
-    this.installHost();
-    const evaluated = this.vm.evalCode(this.options.guest.core, 'node:internal/conch');
-    if (evaluated.error) return this.fatal(evaluated.error);
-    evaluated.value.dispose();
-    this.hooks = this.vm.getProp(this.vm.global, '__conchGuest');
+  /** Runs the job to its end; `broken` in the outcome when QuickJS could not be freed afterwards. */
+  execute(request: JobRequest): RunOutcome {
+    this.request = request;
+    this.control = new Int32Array(request.control);
+    this.channel = new SyncFsChannel(request.reply, request.id, request.send);
+    this.runtime.setMemoryLimit(request.job.memoryLimitBytes);
+    if (this.setupError) return this.fatal(this.setupError);
 
-    this.step(() => this.callHook('start', [JSON.stringify(this.options.job)]));
+    this.step(() => this.callHook('start', [JSON.stringify(request.job)]));
     while (!this.ended()) {
       this.drainJobs();
       if (this.ended()) break;
@@ -206,7 +207,7 @@ class EngineRun {
 
   private flush(): void {
     if (this.output.length === 0) return;
-    this.options.send({ type: 'output', id: this.options.id, chunks: this.output });
+    this.request.send({ type: 'output', id: this.request.id, chunks: this.output });
     this.output = [];
     this.outputBytes = 0;
   }
@@ -244,7 +245,7 @@ class EngineRun {
       return { error };
     });
     define('packageSource', (name) => {
-      const source = this.options.guest.packages[text(name)];
+      const source = this.setup.guest.packages[text(name)];
       return source === undefined ? { error: vm.newError(`No bundled package ${text(name)}`) } : vm.newString(source);
     });
     define('compile', (code, filename) => {
@@ -275,7 +276,7 @@ class EngineRun {
     });
     define('stripTypes', (code, filename) => {
       try {
-        return vm.newString(this.options.stripTypes(text(code), text(filename)));
+        return vm.newString(this.setup.stripTypes(text(code), text(filename)));
       } catch (error) {
         const syntax = vm.newError({ name: 'SyntaxError', message: error instanceof Error ? error.message : String(error) });
         return { error: syntax };
@@ -289,7 +290,7 @@ class EngineRun {
       this.tests = JSON.parse(text(counts)) as TestCounts;
       return undefined;
     });
-    define('memoryUsage', () => vm.newNumber(this.options.module.getWasmMemory().buffer.byteLength));
+    define('memoryUsage', () => vm.newNumber(this.setup.module.getWasmMemory().buffer.byteLength));
     vm.setProp(vm.global, '__conchHost', host);
     host.dispose();
   }
