@@ -82,7 +82,11 @@ export class EnginePool {
     if (this.disposed) throw new Error('node: the embedded runtime was disposed.');
     const idle = this.idle;
     this.idle = undefined;
-    const worker = await (idle ?? EngineWorker.start());
+    let worker = await (idle ?? EngineWorker.start());
+    if (!worker.reusable()) {
+      this.retire(worker); // it retired itself after its last job
+      worker = await EngineWorker.start();
+    }
     this.live.add(worker);
     return worker;
   }
@@ -225,6 +229,9 @@ class EngineWorker {
         }
         return;
       }
+      case 'retire':
+        this.healthy = false;
+        return;
       case 'done':
         this.heapBytes = message.heapBytes;
         if (message.broken) this.healthy = false;

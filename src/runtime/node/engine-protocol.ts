@@ -53,6 +53,8 @@ export type EngineToHost =
   | { type: 'fs'; id: number; request: FsRequest }
   /** The reply did not fit: here is a larger buffer, write the pending reply into it. */
   | { type: 'fs-grow'; id: number; reply: SharedArrayBuffer }
+  /** After a job: QuickJS could not be freed, so this worker must not run another job. */
+  | { type: 'retire' }
   /** `broken`: the engine cannot run another job (QuickJS was left in a bad state); replace the worker. */
   | { type: 'done'; id: number; exitCode: number; heapBytes: number; broken: boolean; tests?: TestCounts };
 

@@ -45,16 +45,17 @@ async function handle(message: HostToEngine, port: Port): Promise<void> {
     port.post({ type: 'output', id: message.id, chunks: [[2, `node: the JavaScript engine failed: ${error instanceof Error ? error.message : String(error)}\n`]] });
     outcome = { exitCode: 1, broken: true };
   }
-  const broken = outcome.broken === true || !run.dispose();
   port.post({
     type: 'done',
     id: message.id,
     exitCode: outcome.exitCode,
     heapBytes: setup.module.getWasmMemory().buffer.byteLength,
-    broken,
+    broken: outcome.broken === true,
     tests: outcome.tests,
   });
-  if (!broken) setTimeout(prepareNext, 0); // after the host has its answer
+  // Freeing QuickJS and preparing the next process happen after the host has its answer.
+  if (outcome.broken || !run.dispose()) port.post({ type: 'retire' });
+  else prepareNext();
 }
 
 function connect(): Port {
