@@ -22,6 +22,7 @@ export const GUEST_PACKAGES: Record<string, string> = {
   stream: 'stream-browserify',
   string_decoder: 'string_decoder/',
   url: 'url/',
+  inspect: 'node-inspect-extracted',
 };
 
 /** Requires of another guest package stay requires (`buffer`, `util/`, ...): each package is loaded once. */

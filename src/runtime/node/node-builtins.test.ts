@@ -54,6 +54,7 @@ assert.strictEqual(1, 1); assert.deepStrictEqual({ a: [1] }, { a: [1] });
 try { assert.strictEqual(1, 2) } catch (e) { console.log(e.code, e.name) }
 try { require('assert/strict').deepEqual({ a: 1 }, { a: '1' }) } catch (e) { console.log('strict', e.code) }
 assert.throws(() => { throw new TypeError('x') }, TypeError);
+console.log(new Map([[1, { a: 2 }]]), new Set([1, 'x']), Symbol('s'), 10n, new Date(0), new Uint8Array(2), class A {}, [undefined, null]);
 `,
   'misc.js': `
 const os = require('os');
@@ -129,7 +130,9 @@ describe('node core modules', () => {
 
   it('util (format, inspect, promisify) and assert, assert/strict', async () => {
     expect((await ws.run('node util-assert.js')).output).toBe(
-      "x=42 {\"a\":1} { a: [ 1, 2 ], b: 'x' }\nERR_ASSERTION AssertionError\nstrict ERR_ASSERTION\npromisified 42\n",
+      "x=42 {\"a\":1} { a: [ 1, 2 ], b: 'x' }\nERR_ASSERTION AssertionError\nstrict ERR_ASSERTION\n" +
+        "Map(1) { 1 => { a: 2 } } Set(2) { 1, 'x' } Symbol(s) 10n 1970-01-01T00:00:00.000Z Uint8Array(2) [ 0, 0 ] [class A] [ undefined, null ]\n" +
+        'promisified 42\n',
     );
   });
 

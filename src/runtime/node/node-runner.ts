@@ -38,6 +38,10 @@ export class NodeRunner {
 
   async execute(args: string[], ctx: Context): Promise<ExecResult> {
     const invocation = parseNodeArgs(args);
+    if (typeof SharedArrayBuffer !== 'function' && invocation.kind !== 'version' && invocation.kind !== 'help') {
+      // The engine blocks on the file system through shared memory, which a page has only when cross-origin isolated.
+      return { stdout: '', stderr: 'node: this page is not cross-origin isolated (no SharedArrayBuffer), so the embedded node cannot run. Reload the app from its own address.\n', exitCode: 1 };
+    }
     switch (invocation.kind) {
       case 'version':
         return { stdout: `${NODE_VERSION}\n`, stderr: '', exitCode: 0 };

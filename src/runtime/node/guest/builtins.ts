@@ -2,7 +2,7 @@
 // offer (processes, sockets, threads, ...) throw one clear message naming the WebContainer runtime.
 
 import { nodeError } from './node-error';
-import { assertModule, bufferModule, eventsModule, legacyUrlModule, pathModule, streamModule, stringDecoderModule, utilModule } from './packages';
+import { assertModule, bufferModule, inspectModule, eventsModule, legacyUrlModule, pathModule, streamModule, stringDecoderModule, utilModule } from './packages';
 import { timers } from './timers';
 import { URL, URLSearchParams } from './web-globals';
 import { format, inspect } from './inspect';
@@ -74,7 +74,8 @@ export class Builtins {
       return {
         ...base,
         format,
-        inspect: Object.assign((value: unknown, options?: object) => inspect(value, options), base.inspect),
+        formatWithOptions: inspectModule().formatWithOptions,
+        inspect: Object.assign((value: unknown, options?: object) => inspect(value, options), inspectModule().inspect),
         types: { ...base.types, isPromise: (value: unknown) => value instanceof Promise },
         isDeepStrictEqual: (a: unknown, b: unknown) => {
           try {

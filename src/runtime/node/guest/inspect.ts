@@ -1,7 +1,7 @@
-// Formatting values as Node prints them: util.format/inspect from the `util` package, with errors shown by their
-// stack (QuickJS's `stack` holds only the frames, Node's starts with "Name: message").
+// Formatting values as Node prints them: Node's util.inspect/format (node-inspect-extracted), with errors shown by
+// their stack (QuickJS's `stack` holds only the frames, Node's starts with "Name: message").
 
-import { utilModule } from './packages';
+import { inspectModule } from './packages';
 
 /** An error's stack as Node prints it: the "Name: message" line, then the frames. */
 export function stackOf(error: unknown): string {
@@ -24,20 +24,20 @@ function errorHeader(error: Error): string {
 /** util.inspect, with errors as their stacks plus Node's `[ code: '...' ]`-style extra fields. */
 export function inspect(value: unknown, options?: object): string {
   if (value instanceof Error) return inspectError(value);
-  return utilModule().inspect(value, options as never);
+  return inspectModule().inspect(value, options as never);
 }
 
 function inspectError(error: Error): string {
   const extra = Object.keys(error).filter((key) => key !== 'stack' && key !== 'message');
   const base = stackOf(error);
   if (extra.length === 0) return base;
-  const fields = extra.map((key) => `  ${key}: ${utilModule().inspect((error as unknown as Record<string, unknown>)[key])}`);
+  const fields = extra.map((key) => `  ${key}: ${inspectModule().inspect((error as unknown as Record<string, unknown>)[key])}`);
   return `${base} {\n${fields.join(',\n')}\n}`;
 }
 
 /** util.format with Node's handling of errors among the arguments. */
 export function format(...args: unknown[]): string {
-  const util = utilModule();
+  const util = inspectModule();
   if (typeof args[0] === 'string') {
     const template = args[0];
     const placeholders = (template.match(/%[sdifjoOc%]/g) ?? []).filter((p) => p !== '%%').length;

@@ -5,6 +5,12 @@ import { host } from './host';
 
 const loaded = new Map<string, { exports: unknown }>();
 
+/**
+ * Globals a package reads while it loads that QuickJS lacks: node-inspect-extracted takes its primordials from
+ * `Atomics` (QuickJS's WebAssembly build has no shared memory). An empty stand-in exists only while it loads.
+ */
+const LOAD_TIME_GLOBALS: Record<string, string[]> = { inspect: ['Atomics'] };
+
 /** The package's exports, compiling it on first use; a package's requires of the others are served here too. */
 function loadPackage(name: string): unknown {
   const key = name.replace(/\/$/, '');
@@ -18,7 +24,14 @@ function loadPackage(name: string): unknown {
   ) => void;
   const module = { exports: {} as unknown };
   loaded.set(key, module);
-  factory(loadPackage, module, module.exports);
+  const global = globalThis as unknown as Record<string, unknown>;
+  const standIns = (LOAD_TIME_GLOBALS[key] ?? []).filter((name) => !(name in global));
+  for (const name of standIns) Object.defineProperty(global, name, { value: {}, configurable: true });
+  try {
+    factory(loadPackage, module, module.exports);
+  } finally {
+    for (const name of standIns) delete global[name];
+  }
   return module.exports;
 }
 
@@ -29,4 +42,6 @@ export const assertModule = () => loadPackage('assert') as typeof import('assert
 export const pathModule = () => loadPackage('path') as typeof import('path');
 export const streamModule = () => loadPackage('stream') as typeof import('stream');
 export const stringDecoderModule = () => loadPackage('string_decoder') as typeof import('string_decoder');
+/** Node's own util.inspect and util.format (the `util` package's are Node 0.10's: no Map, Set, Symbol or BigInt). */
+export const inspectModule = () => loadPackage('inspect') as Pick<typeof import('util'), 'inspect' | 'format' | 'formatWithOptions'>;
 export const legacyUrlModule = () => loadPackage('url') as { parse: unknown; format: unknown; resolve: unknown; resolveObject: unknown; Url: unknown };

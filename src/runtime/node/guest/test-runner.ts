@@ -4,7 +4,7 @@
 
 import type { TestCounts } from '../engine-protocol';
 import { stackOf } from './inspect';
-import { utilModule } from './packages';
+import { inspectModule } from './packages';
 
 type TestFn = (context: TestContext, done?: (error?: unknown) => void) => unknown;
 type HookFn = (context?: unknown, done?: (error?: unknown) => void) => unknown;
@@ -361,7 +361,7 @@ function errorYaml(error: unknown): string[] {
   if (typeof fields.code === 'string') lines.push(`code: '${fields.code}'`);
   if (error.name !== 'Error') lines.push(`name: '${error.name}'`);
   for (const key of ['expected', 'actual', 'operator'] as const) {
-    if (key in fields && fields[key] !== undefined) lines.push(`${key}: ${utilModule().inspect(fields[key])}`);
+    if (key in fields && fields[key] !== undefined) lines.push(`${key}: ${inspectModule().inspect(fields[key])}`);
   }
   const frames = stackOf(error)
     .split('\n')
