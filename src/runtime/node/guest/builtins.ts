@@ -4,7 +4,7 @@
 import { nodeError } from './node-error';
 import { assertModule, bufferModule, inspectModule, eventsModule, legacyUrlModule, pathModule, streamModule, stringDecoderModule, utilModule } from './packages';
 import { timers } from './timers';
-import { URL, URLSearchParams } from './web-globals';
+import { URL, URLSearchParams } from './url-globals';
 import { format, inspect } from './inspect';
 
 /** Modules Node has that the embedded runtime does not. */
