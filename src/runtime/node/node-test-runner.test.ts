@@ -57,16 +57,30 @@ test.describe('group', () => {
   'empty.test.js': '// no tests at all',
 };
 
+const options: Record<string, string> = {
+  'only.test.js': `
+const { test, describe, it } = require('node:test');
+test.only('runs', () => {});
+test('skipped by only', () => { throw new Error('no'); });
+describe('suite', { only: true }, () => {
+  it.only('inner only', () => {});
+  it('inner other', () => { throw new Error('no'); });
+});
+test('with skip option', { skip: 'not today' }, () => {});
+test('todo option', { todo: true }, () => { throw new Error('todo fails'); });
+`,
+};
+
 const SUMMARY = /^# (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/gm;
 
-function realNode(files: Record<string, string>): { summary: string[]; exitCode: number | null } {
+function realNode(files: Record<string, string>, flags: string[] = []): { summary: string[]; exitCode: number | null } {
   const dir = mkdtempSync(join(tmpdir(), 'conch-node-test-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
-  const run = spawnSync(process.execPath, ['--test'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const run = spawnSync(process.execPath, ['--test', ...flags], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
   return { summary: run.stdout.match(SUMMARY) ?? [], exitCode: run.status };
 }
 
@@ -76,9 +90,9 @@ afterAll(() => cleanups.forEach((cleanup) => cleanup()));
 describe('node --test', () => {
   const ws = nodeWorkspace();
 
-  async function embedded(files: Record<string, string>, folder: string): Promise<{ summary: string[]; exitCode: number | null; output: string }> {
+  async function embedded(files: Record<string, string>, folder: string, flags: string[] = []): Promise<{ summary: string[]; exitCode: number | null; output: string }> {
     await ws.write(Object.fromEntries(Object.entries(files).map(([path, content]) => [`${folder}/${path}`, content])));
-    const result = await ws.run(`cd /home/project/${folder} && node --test`);
+    const result = await ws.run(`cd /home/project/${folder} && node --test ${flags.join(' ')}`);
     return { summary: result.output.match(SUMMARY) ?? [], exitCode: result.exitCode, output: result.output };
   }
 
@@ -101,6 +115,15 @@ describe('node --test', () => {
     expect(actual.exitCode).toBe(1);
     expect(actual.output).toMatch(/^not ok \d+ - fails$/m);
     expect(actual.output).toContain("code: 'ERR_ASSERTION'");
+  });
+
+  it('honours skip, todo and only (with and without --test-only) as real Node does', async () => {
+    for (const flags of [[], ['--test-only']]) {
+      const expected = realNode(options, flags);
+      const actual = await embedded(options, `options${flags.length}`, flags);
+      expect(actual.summary).toEqual(expected.summary);
+      expect(actual.exitCode).toBe(expected.exitCode);
+    }
   });
 
   it('runs a single test file with plain `node` and prints the report itself', async () => {

@@ -3,8 +3,7 @@
 // the summary is printed when the event loop has nothing else to do (the engine's beforeExit).
 
 import type { TestCounts } from '../engine-protocol';
-import { stackOf } from './inspect';
-import { inspectModule } from './packages';
+import { errorYaml } from './tap';
 
 type TestFn = (context: TestContext, done?: (error?: unknown) => void) => unknown;
 type HookFn = (context?: unknown, done?: (error?: unknown) => void) => unknown;
@@ -351,28 +350,6 @@ function ancestors(node: TestNode): TestNode[] {
   const chain: TestNode[] = [];
   for (let at = node.parent; at; at = at.parent) chain.unshift(at);
   return chain;
-}
-
-/** The error's fields as Node's TAP reporter writes them. */
-function errorYaml(error: unknown): string[] {
-  if (!(error instanceof Error)) return [`error: ${quote(String(error))}`];
-  const lines = [`error: |-`, ...error.message.split('\n').map((line) => `  ${line}`)];
-  const fields = error as unknown as Record<string, unknown>;
-  if (typeof fields.code === 'string') lines.push(`code: '${fields.code}'`);
-  if (error.name !== 'Error') lines.push(`name: '${error.name}'`);
-  for (const key of ['expected', 'actual', 'operator'] as const) {
-    if (key in fields && fields[key] !== undefined) lines.push(`${key}: ${inspectModule().inspect(fields[key])}`);
-  }
-  const frames = stackOf(error)
-    .split('\n')
-    .filter((line) => /^\s+at /.test(line))
-    .map((line) => `  ${line.trim().replace(/^at /, '')}`);
-  if (frames.length) lines.push('stack: |-', ...frames);
-  return lines;
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** Where test() was called from: the first frame in a workspace file. */
