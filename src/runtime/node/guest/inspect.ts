@@ -35,8 +35,14 @@ function inspectError(error: Error): string {
   return `${base} {\n${fields.join(',\n')}\n}`;
 }
 
+function isPlain(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && !Object.is(value, -0)) || typeof value === 'boolean' || value === undefined || value === null;
+}
+
 /** util.format with Node's handling of errors among the arguments. */
 export function format(...args: unknown[]): string {
+  // The common case, plain values and no format directives, needs no inspect.
+  if (args.every(isPlain) && !(typeof args[0] === 'string' && args[0].includes('%'))) return args.map(String).join(' ');
   const util = inspectModule();
   if (typeof args[0] === 'string') {
     const template = args[0];

@@ -14,7 +14,7 @@ import { defineLazy, once } from './lazy';
 import { CJS_WRAPPER_HEAD, ModuleSystem } from './modules';
 import { nodeError } from './node-error';
 import { createOs } from './os';
-import { bufferModule, eventsModule, pathModule } from './packages';
+import { bufferModule, eventsModule, inspectModule, pathModule } from './packages';
 import { createProcess, finishProcess, NODE_VERSION } from './process';
 import { createTestModule } from './test-runner';
 import { nextDelay, runDue, setTimerErrorHandler, timers } from './timers';
@@ -22,10 +22,12 @@ import { installWebGlobals } from './web-globals';
 
 const global = globalThis as unknown as Record<string, unknown>;
 
-// Nearly every process needs these (process is an EventEmitter, fs and module loading use path); they compile while
-// the engine prepares the process, before a job arrives. (util reads process.env as it loads, so it waits.)
+// Nearly every process needs these (process is an EventEmitter, fs and module loading use path, console.log of an
+// object uses inspect); they compile while the engine prepares the process, before a job arrives. (util reads
+// process.env as it loads, so it waits.)
 eventsModule();
 pathModule();
+inspectModule();
 
 /** Error.captureStackTrace, which Node libraries call (QuickJS has no V8 stack API). */
 function installErrorApi(): void {
