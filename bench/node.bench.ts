@@ -13,6 +13,8 @@ import { createServer } from 'vite';
 import type { createEmbeddedRuntime as CreateEmbeddedRuntime } from '../src/runtime/embedded';
 
 const WARM_RUNS = 10;
+/** The pause before each warm run in the "paced" series: an agent's commands come seconds apart, not back to back. */
+const PACE_MS = 500;
 
 const CPU_SCRIPT = `
 const started = performance.now();
@@ -49,11 +51,18 @@ try {
   };
 
   const cold = await time('node -e 1');
-  const warm: number[] = [];
-  for (let i = 0; i < WARM_RUNS; i++) warm.push((await time('node -e 1')).ms);
-  warm.sort((a, b) => a - b);
+  const series = async (pauseMs: number) => {
+    const times: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) {
+      if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      times.push((await time('node -e 1')).ms);
+    }
+    times.sort((a, b) => a - b);
+    return `${times[Math.floor(times.length / 2)].toFixed(1)} ms (median of ${WARM_RUNS}, min ${times[0].toFixed(1)} ms)`;
+  };
   console.log(`node -e 1 cold (wasm compile, worker start, first run): ${cold.ms.toFixed(0)} ms`);
-  console.log(`node -e 1 warm: ${warm[Math.floor(warm.length / 2)].toFixed(1)} ms (median of ${WARM_RUNS}, min ${warm[0].toFixed(1)} ms; target < 100 ms)`);
+  console.log(`node -e 1 warm, ${PACE_MS} ms apart (the next process prepared while idle): ${await series(PACE_MS)}; target < 100 ms`);
+  console.log(`node -e 1 warm, back to back (each run also prepares the next): ${await series(0)}`);
 
   const embeddedRun = await time('node cpu.js');
   const embedded = JSON.parse(embeddedRun.output) as CpuResult;
