@@ -30,6 +30,9 @@ const files = {
   'pkgs/use.mjs': "import dual from 'dual'; import plain from 'plain'; console.log(dual, plain.name);",
   'pkgs/hidden.js': "try { require('dual/secret.js') } catch (e) { console.log(e.code) }",
   'pkgs/missing.js': "try { require('nope') } catch (e) { console.log(e.code, e.message.split('\\n')[0]) }",
+  'node_modules/native/package.json': '{ "name": "native", "main": "build/addon.node" }',
+  'node_modules/native/build/addon.node': '\u007fELF binary',
+  'pkgs/native.js': "try { require('native') } catch (e) { console.log(e.message) }",
   'pkgs/require-esm.js': "try { require('../esm/math.mjs') } catch (e) { console.log(e.code) }",
   'pkgs/dynamic.js': "import('../esm/math.mjs').then((m) => console.log('dynamic', m.add(20, 22)));",
   'ts/main.ts': "import { greet } from './greet.js';\ninterface Named { name: string }\nconst who: Named = { name: 'types' };\nconsole.log(greet(who.name));",
@@ -61,6 +64,7 @@ describe('node module loading', () => {
   it('reports missing modules and require() of ES modules as Node does', async () => {
     expect((await ws.run('node pkgs/missing.js')).output).toBe("MODULE_NOT_FOUND Cannot find module 'nope'\n");
     expect((await ws.run('node pkgs/require-esm.js')).output).toBe('ERR_REQUIRE_ESM\n');
+    expect((await ws.run('node pkgs/native.js')).output).toContain('native modules are not available in Conch\'s embedded runtime');
     const missingMain = await ws.run('node no-such-file.js');
     expect(missingMain.exitCode).toBe(1);
     expect(missingMain.output).toContain("Cannot find module '/home/project/no-such-file.js'");

@@ -88,6 +88,9 @@ export class ModuleSystem {
     const filename = this.resolveOrThrow(request, fromDir, 'require', referrer);
     const cached = this.cache[filename];
     if (cached) return cached.exports;
+    if (filename.endsWith('.node')) {
+      throw nodeError(Error, 'ERR_CONCH_UNAVAILABLE', `${filename} is a native addon; native modules are not available in Conch's embedded runtime; use the WebContainer runtime for it`);
+    }
     const format = this.resolver.formatOf(filename);
     if (format === 'module') {
       throw nodeError(
