@@ -74,7 +74,7 @@ export class EngineRun {
   execute(request: JobRequest): RunOutcome {
     this.request = request;
     this.control = new Int32Array(request.control);
-    this.channel = new SyncFsChannel(request.reply, request.id, request.send);
+    this.channel = new SyncFsChannel(request.reply, request.id, request.send, () => this.stopped());
     this.runtime.setMemoryLimit(request.job.memoryLimitBytes);
     if (this.setupError) return this.fatal(this.setupError);
 

@@ -103,6 +103,15 @@ describe('node core modules', () => {
     expect(new TextDecoder().decode(await ws.runtime.readFile('out/d.txt'))).toBe('from promises');
   });
 
+  it('fs reads and writes files larger than the shared reply buffer (which grows to fit)', async () => {
+    const big = 'x'.repeat(3 * 1024 * 1024 + 7);
+    await ws.write({ 'big.txt': big });
+    const result = await ws.run(
+      `node -e "const fs = require('fs'); const a = fs.readFileSync('big.txt', 'utf8'); fs.writeFileSync('big2.txt', a + a); console.log(a.length, fs.readFileSync('big2.txt').length)"`,
+    );
+    expect(result.output).toBe(`${big.length} ${2 * big.length}\n`);
+  });
+
   it('fs writes reach the shell and the runtime watch', async () => {
     const seen: string[] = [];
     const stop = ws.runtime.watch((paths) => seen.push(...paths));

@@ -15,6 +15,9 @@ import {
 
 export type FsReply = { kind: 'json'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'error'; code: string; message: string };
 
+/** How often a wait for the host checks whether the program is being stopped. */
+const STOP_POLL_MS = 20;
+
 /** Blocking request/reply calls for one run; `send` posts to the host. */
 export class SyncFsChannel {
   private header: Int32Array;
@@ -24,6 +27,7 @@ export class SyncFsChannel {
     private buffer: SharedArrayBuffer,
     private readonly runId: number,
     private readonly send: (message: EngineToHost) => void,
+    private readonly stopRequested: () => boolean,
   ) {
     this.header = new Int32Array(buffer, 0, REPLY_HEADER_BYTES / 4);
   }
@@ -43,9 +47,11 @@ export class SyncFsChannel {
     return this.read();
   }
 
+  /** Waits for the host's reply; gives up when the program is being stopped (the host may be gone by then). */
   private await(): void {
     while (Atomics.load(this.header, REPLY_STATE) === ReplyState.Waiting) {
-      Atomics.wait(this.header, REPLY_STATE, ReplyState.Waiting);
+      if (this.stopRequested()) throw new Error('The program was stopped while it waited for the file system.');
+      Atomics.wait(this.header, REPLY_STATE, ReplyState.Waiting, STOP_POLL_MS);
     }
   }
 

@@ -2,6 +2,7 @@
 // CommonJS body and is compiled on first use, so `node -e 1` does not pay for parsing util, assert or stream.
 
 import { host } from './host';
+import { useNativeUtf8 } from './fast-utf8';
 
 const loaded = new Map<string, { exports: unknown }>();
 
@@ -10,6 +11,11 @@ const loaded = new Map<string, { exports: unknown }>();
  * `Atomics` (QuickJS's WebAssembly build has no shared memory). An empty stand-in exists only while it loads.
  */
 const LOAD_TIME_GLOBALS: Record<string, string[]> = { inspect: ['Atomics'] };
+
+/** Adjustments made once a package has loaded, whoever required it first. */
+const AFTER_LOAD: Record<string, (exports: unknown) => void> = {
+  buffer: (exports) => useNativeUtf8((exports as typeof import('buffer')).Buffer),
+};
 
 /** The package's exports, compiling it on first use; a package's requires of the others are served here too. */
 function loadPackage(name: string): unknown {
@@ -32,6 +38,7 @@ function loadPackage(name: string): unknown {
   } finally {
     for (const name of standIns) delete global[name];
   }
+  AFTER_LOAD[key]?.(module.exports);
   return module.exports;
 }
 
