@@ -111,10 +111,10 @@ type ActiveRun = {
   finish(result: { exitCode: number; tests?: TestCounts } | { crashed: string }): void;
 };
 
-let nextRunId = 1;
-
 /** One engine worker: initialised with the engine assets, running one job at a time. */
 class EngineWorker {
+  /** Run ids are unique across a thread's workers: a late message from a replaced worker never matches a new run. */
+  private static nextRunId = 1;
   private active: ActiveRun | undefined;
   private healthy = true;
   private heapBytes = 0;
@@ -153,7 +153,7 @@ class EngineWorker {
   }
 
   run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal): Promise<RunResult> {
-    const id = nextRunId++;
+    const id = EngineWorker.nextRunId++;
     const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_INITIAL_BYTES);
     const control = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
     return new Promise<RunResult>((resolve) => {
