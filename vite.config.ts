@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { bundleReport } from './build/bundle-report.js';
 import { CROSS_ORIGIN_ISOLATION_HEADERS } from './src/runtime/cross-origin-isolation.js';
+import { nodeGuestBundle } from './build/node-guest-bundle.js';
 
 // WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page (one COEP value, in that file).
 const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
@@ -10,10 +11,10 @@ const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
 export default defineConfig({
   // Relative base: the static build can be hosted under any path.
   base: './',
-  plugins: [svelte(), bundleReport()],
+  plugins: [svelte(), bundleReport(), nodeGuestBundle()],
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [nodeGuestBundle()] },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   test: {
     include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'bench/**/*.test.ts'],

@@ -13,10 +13,12 @@ const base: SystemPromptInput = {
 };
 
 describe('buildSystemPrompt', () => {
-  it('tells the model honestly that the embedded sandbox has no node or npm', () => {
+  it('tells the model honestly that the embedded sandbox runs node in a sandboxed engine but has no npm or servers', () => {
     const prompt = buildSystemPrompt(base);
     expect(prompt).toContain('/home/project');
-    expect(prompt).toMatch(/NO node, npm/);
+    expect(prompt).toMatch(/`node` runs JavaScript and TypeScript .* sandboxed engine/);
+    expect(prompt).toMatch(/NO npm, npx/);
+    expect(prompt).toMatch(/no server can listen/);
     expect(prompt).not.toMatch(/Node\.js and npm are available/);
   });
 

@@ -14,6 +14,7 @@ import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath }
 import { WatchBatcher } from './watch-batcher';
 import { lazyGitCommand } from './git/git-command';
 import { PendingBaseline } from './git/pending-baseline';
+import { createNodeCommand, type NodeCommand } from './node/node-command';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -65,6 +66,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private readonly changes = new WatchBatcher();
   /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
   private readonly baseline = new PendingBaseline();
+  private readonly node: NodeCommand = createNodeCommand();
   private cwd: string;
   private disposed = false;
 
@@ -84,7 +86,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
-      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline })],
+      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }), this.node.command],
     });
     this.bash.registerTransformPlugin(loops.plugin);
   }
@@ -323,6 +325,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async dispose(): Promise<void> {
     this.changes.flush();
     this.changes.dispose();
+    this.node.dispose();
     this.disposed = true;
   }
 
