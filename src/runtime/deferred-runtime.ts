@@ -3,6 +3,9 @@
 // over, then goes to it; if preparing fails, every call fails with that reason. Watchers registered early are
 // attached on hand-over.
 
+import { resolvePath } from './paths';
+import type { SearchRequest } from './search-types';
+import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
 import { writeStoredZip } from './stored-zip';
 import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
 
@@ -56,6 +59,9 @@ export function createDeferredRuntime(expected: RuntimeIdentity): DeferredRuntim
       rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files)),
     ),
     realpath: forward(async (rt, path: string) => (rt.realpath ? rt.realpath(path) : path)),
+    search: forward((rt, request: SearchRequest) =>
+      rt.search ? rt.search(request) : runSearchAsync({ ...request, path: resolvePath(rt.workdir, request.path) }, runtimeSearchSource(rt)),
+    ),
     beginImport: () => (target?.beginImport ? target.beginImport() : collectImport(runtime)),
     watch(listener) {
       if (target) return target.watch(listener);

@@ -106,6 +106,7 @@ class WorkerEmbeddedRuntime implements Runtime {
   stat = (...args: MethodArgs<'stat'>) => this.call('stat', args);
   realpath = (...args: MethodArgs<'realpath'>) => this.call('realpath', args);
   exportZip = (...args: MethodArgs<'exportZip'>) => this.call('exportZip', args);
+  search = (...args: MethodArgs<'search'>) => this.call('search', args);
   writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args);
   mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args);
   rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args);

@@ -3,6 +3,10 @@
 
 import { Bash, InMemoryFs } from 'just-bash';
 import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+import type { SearchRequest, SearchResult } from './search-types';
+import { MemoryTree } from './search/memory-tree';
+import { runSearch } from './search/run-search';
+import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
 import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
@@ -38,6 +42,7 @@ export interface EmbeddedRuntime extends Runtime {
   realpath(path: string): Promise<string>;
   importFiles(files: WorkspaceFile[]): Promise<void>;
   beginImport(): StagedImport;
+  search(request: SearchRequest): Promise<SearchResult>;
 }
 
 /**
@@ -152,6 +157,15 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     } catch {
       return absolute; // a path that does not exist yet is its own canonical form
     }
+  }
+
+  // ---- search ----
+
+  /** Walks and matches over the in-memory file system itself, in one synchronous pass. */
+  async search(request: SearchRequest): Promise<SearchResult> {
+    const absolute = { ...request, path: this.resolve(request.path) };
+    const tree = await MemoryTree.over(this.memory);
+    return tree ? runSearch(absolute, tree) : runSearchAsync(absolute, runtimeSearchSource(this));
   }
 
   // ---- commands ----

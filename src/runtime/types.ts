@@ -1,5 +1,7 @@
 // The sandbox contract (../shared/DESIGN.md, "Runtime"). Tools only ever talk to this interface.
 
+import type { SearchRequest, SearchResult } from './search-types';
+
 export type EntryType = 'file' | 'dir' | 'symlink';
 
 export type ExecOptions = {
@@ -39,6 +41,8 @@ export interface Runtime {
   watch(listener: (paths: string[]) => void): () => void;
   /** Optional: the canonical path of `path` after following symlinks, for per-file mutation queues. */
   realpath?(path: string): Promise<string>;
+  /** Optional: a search (walk with ignore rules, match, limits) run where the files are, in one round trip. */
+  search?(request: SearchRequest): Promise<SearchResult>;
   dispose(): Promise<void>;
 }
 

@@ -1,12 +1,11 @@
-// The find tool: lists files and folders whose path matches a glob, by walking the runtime's files.
+// The find tool: lists files and folders whose path matches a glob, searched where the runtime's files are.
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { matchesGlob } from './grep';
-import { displayPath, relativeInside, resolveToolPath } from './paths';
+import { displayPath, resolveToolPath } from './paths';
+import { findEntries } from './search-files';
 import { textResult } from './tool-support';
 import { truncateHead } from './truncate';
-import { walkTree } from './walk';
 
 export const DEFAULT_FIND_LIMIT = 1000;
 
@@ -37,14 +36,10 @@ export function createFindTool(runtime: Runtime): AgentTool<typeof findParameter
       if (stat.type !== 'dir') throw new Error(`${args.path} is not a directory; find searches inside a folder.`);
       const limit = args.limit ?? DEFAULT_FIND_LIMIT;
 
-      const found: string[] = [];
-      for await (const entry of walkTree(runtime, root, signal)) {
-        const relative = relativeInside(root, entry.absolute);
-        if (!relative || !matchesGlob(relative, args.pattern)) continue;
-        const shown = displayPath(runtime.workdir, entry.absolute);
-        found.push(entry.type === 'dir' ? `${shown}/` : shown);
-      }
-      if (signal?.aborted) throw new Error('Find aborted.');
+      const found = (await findEntries(runtime, root, args.pattern, signal)).map((entry) => {
+        const shown = displayPath(runtime.workdir, entry.path);
+        return entry.type === 'dir' ? `${shown}/` : shown;
+      });
       if (found.length === 0) {
         return textResult(`No files match ${JSON.stringify(args.pattern)} in ${displayPath(runtime.workdir, root)}.`, {
           count: 0,
