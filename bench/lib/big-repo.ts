@@ -3,8 +3,6 @@
 // .gitignore, a .git folder, ignored build output and node_modules. A few phrases are planted rarely so each bench
 // pattern has a few dozen matches (fewer than the grep tool's default limit, so every file must be searched).
 // The same tree is written to disk (for ripgrep) and packed into a zip (for the app's import).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 
 export type RepoFile = { path: string; data: Uint8Array };
@@ -117,8 +115,10 @@ export function generateBigRepo(seed = 20_000): BigRepo {
   return { files, sourceBytes, sourceFiles, planted };
 }
 
-/** Writes the repository under `folder` (emptied first), for ripgrep. */
-export function writeRepoToDisk(repo: BigRepo, folder: string): void {
+/** Writes the repository under `folder` (emptied first), for ripgrep. Node only (the rest also runs in a page). */
+export async function writeRepoToDisk(repo: BigRepo, folder: string): Promise<void> {
+  const { mkdirSync, rmSync, writeFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
   rmSync(folder, { recursive: true, force: true });
   const made = new Set<string>();
   for (const file of repo.files) {

@@ -64,6 +64,9 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private memory: InMemoryFs;
   private readonly bash: Bash;
   private readonly changes = new WatchBatcher();
+  /** The file system's folders indexed for searches; dropped whenever anything in it changes. */
+  private searchTree: MemoryTree | undefined;
+  private treeVersion = 0;
   private cwd: string;
   private disposed = false;
 
@@ -164,8 +167,21 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   /** Walks and matches over the in-memory file system itself, in one synchronous pass. */
   async search(request: SearchRequest): Promise<SearchResult> {
     const absolute = { ...request, path: this.resolve(request.path) };
-    const tree = await MemoryTree.over(this.memory);
+    const tree = await this.indexedTree();
     return tree ? runSearch(absolute, tree) : runSearchAsync(absolute, runtimeSearchSource(this));
+  }
+
+  private async indexedTree(): Promise<MemoryTree | null> {
+    if (this.searchTree) return this.searchTree;
+    const version = this.treeVersion;
+    const tree = await MemoryTree.over(this.memory);
+    if (tree && version === this.treeVersion) this.searchTree = tree;
+    return tree;
+  }
+
+  private treeChanged(): void {
+    this.treeVersion++;
+    this.searchTree = undefined;
   }
 
   // ---- commands ----
@@ -281,6 +297,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     this.memory = next;
     this.fs.inner = next;
+    this.treeChanged();
     this.changes.add(removed);
     this.changes.add(paths);
     this.cwd = this.workdir;
@@ -289,12 +306,14 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   // A repo import writes tens of thousands of files: they go straight into the in-memory fs with its synchronous
   // calls, and the watchers hear about them in one batch.
   private async replaceWorkspace(entries: WorkspaceEntry[]): Promise<void> {
+    this.treeChanged();
     const removed = await this.clearWorkspace();
     for (const entry of entries) {
       const absolute = `${this.workdir}/${entry.path}`;
       if (entry.kind === 'dir') this.memory.mkdirSync(absolute, { recursive: true });
       else this.memory.writeFileSync(absolute, entry.data);
     }
+    this.treeChanged();
     const prefixLength = this.workdir.length + 1;
     this.changes.add(removed.map((path) => path.slice(prefixLength)));
     this.changes.add(entries.map((entry) => entry.path));
@@ -336,6 +355,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   private recordChanges(absolutePaths: string[]): void {
+    this.treeChanged();
     const relative: string[] = [];
     for (const absolute of absolutePaths) {
       const path = relativeTo(this.workdir, normalizeAbsolute(absolute));

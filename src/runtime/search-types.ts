@@ -14,7 +14,7 @@ export type ContentSearchRequest = {
   path: string;
   /** A JavaScript regular expression, as RegExp.prototype.source and .flags give it; it is tested on each line. */
   pattern: { source: string; flags: string };
-  /** Only files whose path relative to `path` matches this glob (see matchesGlob). */
+  /** Only files whose path relative to `path` matches this glob (see search/glob.ts). */
   glob?: string;
   /** The search stops once this many lines have matched, over all files. */
   limit: number;
@@ -66,10 +66,19 @@ export type ContentSearchResult = {
   files: FileMatches[];
 };
 
+/**
+ * The matching entries in walk order, packed: one string crosses a worker boundary as one copy where 20,000 small
+ * objects do not (see packNames and unpackNames in search/name-list.ts).
+ */
 export type NameSearchResult = {
   kind: 'names';
-  /** Matching entries in walk order, absolute paths. */
-  entries: { path: string; type: EntryType }[];
+  /** Absolute paths joined by NUL characters (no path holds one). */
+  paths: string;
+  /** One letter per entry, in the same order: 'f' file, 'd' folder, 'l' symlink. */
+  types: string;
 };
+
+/** One entry of a NameSearchResult, unpacked. */
+export type NamedEntry = { path: string; type: EntryType };
 
 export type SearchResult = ContentSearchResult | NameSearchResult;

@@ -16,7 +16,7 @@ export function resolveToolPath(runtime: Pick<Runtime, 'workdir'>, path: string)
 
 /** The path as the model should see it: relative to workdir when inside it, absolute otherwise. */
 export function displayPath(workdir: string, absolute: string): string {
-  const root = normalizeAbsolute(workdir);
+  const root = normalizedRoot(workdir);
   if (absolute === root) return '.';
   const prefix = root === '/' ? '/' : `${root}/`;
   return absolute.startsWith(prefix) ? absolute.slice(prefix.length) : absolute;
@@ -36,6 +36,17 @@ export function joinPath(dir: string, name: string): string {
 export function parentOf(path: string): string {
   const cut = path.lastIndexOf('/');
   return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+// find and grep show thousands of paths under one workdir: it is normalised once, not once per path.
+let lastWorkdir: string | undefined;
+let lastRoot = '/';
+function normalizedRoot(workdir: string): string {
+  if (workdir !== lastWorkdir) {
+    lastRoot = normalizeAbsolute(workdir);
+    lastWorkdir = workdir;
+  }
+  return lastRoot;
 }
 
 function normalizeAbsolute(path: string): string {

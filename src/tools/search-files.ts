@@ -2,7 +2,8 @@
 // files are), else a walk through the runtime's readdir and readFile, one call per folder and file.
 import { minimatch } from 'minimatch';
 import type { Runtime } from '../runtime/types';
-import type { ContentSearchResult, FileMatches, NameSearchResult, SearchLine } from '../runtime/search-types';
+import type { ContentSearchResult, FileMatches, NamedEntry, SearchLine } from '../runtime/search-types';
+import { unpackNames } from '../runtime/search/name-list';
 import { relativeInside } from './paths';
 import { hasNulByte } from './tool-support';
 import { decodeUtf8Strict } from './utf8';
@@ -38,13 +39,13 @@ export async function grepFiles(runtime: Runtime, query: GrepQuery, signal?: Abo
 }
 
 /** The entries under the folder `root` whose path relative to it matches `glob`, in walk order. */
-export async function findEntries(runtime: Runtime, root: string, glob: string, signal?: AbortSignal): Promise<NameSearchResult['entries']> {
+export async function findEntries(runtime: Runtime, root: string, glob: string, signal?: AbortSignal): Promise<NamedEntry[]> {
   if (!runtime.search) return findByWalking(runtime, root, glob, signal);
   if (signal?.aborted) throw new Error('Find aborted.');
   const result = await runtime.search({ kind: 'names', path: root, glob });
   if (signal?.aborted) throw new Error('Find aborted.');
   if (result.kind !== 'names') throw new Error('The runtime answered a name search with a content search.');
-  return result.entries;
+  return unpackNames(result);
 }
 
 /** True when `relative` matches `glob`: a glob without "/" matches the name at any depth, one with "/" the path. */
@@ -77,8 +78,8 @@ async function grepByWalking(runtime: Runtime, query: GrepQuery, signal?: AbortS
   return { kind: 'content', filesSearched, matches, limitReached, files: found };
 }
 
-async function findByWalking(runtime: Runtime, root: string, glob: string, signal?: AbortSignal): Promise<NameSearchResult['entries']> {
-  const found: NameSearchResult['entries'] = [];
+async function findByWalking(runtime: Runtime, root: string, glob: string, signal?: AbortSignal): Promise<NamedEntry[]> {
+  const found: NamedEntry[] = [];
   for await (const entry of walkTree(runtime, root, signal)) {
     const relative = relativeInside(root, entry.absolute);
     if (!relative || !matchesGlob(relative, glob)) continue;

@@ -41,7 +41,8 @@ function walkVerdicts(rules: GitignoreRules): Map<string, boolean> {
   for (const [path, isDir] of PATHS) {
     const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null;
     const parentIgnored = parent !== null && ignored.get(`${parent}/`) === true;
-    ignored.set(isDir ? `${path}/` : path, parentIgnored || rules.match(path, isDir) === 'ignored');
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    ignored.set(isDir ? `${path}/` : path, parentIgnored || rules.match('/base', `/base/${path}`, name, isDir) === 'ignored');
   }
   return ignored;
 }
@@ -63,8 +64,8 @@ describe('GitignoreRules', () => {
 
   it('lets the last matching rule decide, a negation re-including', () => {
     const rules = new GitignoreRules('*.log\n!keep.log\n', false);
-    expect(rules.match('a/app.log', false)).toBe('ignored');
-    expect(rules.match('a/keep.log', false)).toBe('included');
-    expect(rules.match('a/app.ts', false)).toBeNull();
+    expect(rules.match('/', '/a/app.log', 'app.log', false)).toBe('ignored');
+    expect(rules.match('/', '/a/keep.log', 'keep.log', false)).toBe('included');
+    expect(rules.match('/', '/a/app.ts', 'app.ts', false)).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ type Combined = { byName: RegExp | null; byPath: RegExp | null; dirByName: RegEx
 export class GitignoreRules {
   private readonly rules: Rule[] = [];
   private readonly combined: Combined | null;
+  private readonly anyByPath: boolean;
 
   /** Parses the text of an ignore file; `ignoreCase` matches letters regardless of case. */
   constructor(text: string, ignoreCase: boolean) {
@@ -22,15 +23,19 @@ export class GitignoreRules {
       if (rule) this.rules.push(rule);
     }
     this.combined = this.rules.some((rule) => rule.negative) ? null : combine(this.rules, ignoreCase);
+    this.anyByPath = this.rules.some((rule) => !rule.byName);
   }
 
   get empty(): boolean {
     return this.rules.length === 0;
   }
 
-  /** What the rules say about `relative` (relative to the file's folder, no trailing slash), its parents not ignored. */
-  match(relative: string, isDir: boolean): RuleVerdict {
-    const name = relative.slice(relative.lastIndexOf('/') + 1);
+  /**
+   * What the rules of the ignore file in `base` say about the entry at `path` (absolute) named `name`, its parent
+   * folders known not to be ignored.
+   */
+  match(base: string, path: string, name: string, isDir: boolean): RuleVerdict {
+    const relative = this.anyByPath ? path.slice(base === '/' ? 1 : base.length + 1) : '';
     const combined = this.combined;
     if (combined !== null) {
       const hit =

@@ -16,20 +16,15 @@ type StoredEntry =
 
 const MAX_LINK_HOPS = 40;
 
-/** A read-only view of an InMemoryFs for one search; build it, use it, drop it (it does not follow later changes). */
+/**
+ * A read-only view of an InMemoryFs: its folders' listings as they were when it was built (build a new one after the
+ * file system changed), its files' contents as they are now.
+ */
 export class MemoryTree implements SyncTreeSource {
-  private readonly children = new Map<string, Listing>();
-
-  private constructor(private readonly entries: Map<string, StoredEntry>) {
-    for (const [path, entry] of entries) {
-      if (path === '/') continue;
-      const cut = path.lastIndexOf('/');
-      const parent = cut === 0 ? '/' : path.slice(0, cut);
-      let listing = this.children.get(parent);
-      if (!listing) this.children.set(parent, (listing = []));
-      listing.push({ name: path.slice(cut + 1), type: entryType(entry) });
-    }
-  }
+  private constructor(
+    private readonly entries: Map<string, StoredEntry>,
+    private readonly children: Map<string, Listing>,
+  ) {}
 
   /**
    * A view of `fs`, with its lazily provided files read first; null when its internals are not the Map this module
@@ -37,13 +32,22 @@ export class MemoryTree implements SyncTreeSource {
    */
   static async over(fs: InMemoryFs): Promise<MemoryTree | null> {
     const entries = (fs as unknown as { data?: unknown }).data;
-    if (!(entries instanceof Map) || !isStoredEntry(entries.get('/'))) return null;
-    const stored = entries as Map<string, StoredEntry>;
-    for (const [path, entry] of stored) {
-      if (!isStoredEntry(entry)) return null;
-      if (entry.type === 'file' && !('content' in entry)) await fs.readFileBuffer(path); // materialises it
+    if (!(entries instanceof Map)) return null;
+    const children = new Map<string, Listing>();
+    const lazy: string[] = [];
+    for (const [path, entry] of entries as Map<unknown, unknown>) {
+      if (typeof path !== 'string' || !isStoredEntry(entry)) return null;
+      if (entry.type === 'file' && !('content' in entry)) lazy.push(path);
+      if (path === '/') continue;
+      const cut = path.lastIndexOf('/');
+      const parent = cut === 0 ? '/' : path.slice(0, cut);
+      let listing = children.get(parent);
+      if (!listing) children.set(parent, (listing = []));
+      listing.push({ name: path.slice(cut + 1), type: entryType(entry) });
     }
-    return new MemoryTree(stored);
+    for (const path of lazy) await fs.readFileBuffer(path); // materialises the file in place
+    for (const listing of children.values()) listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return new MemoryTree(entries as Map<string, StoredEntry>, children);
   }
 
   /** The type of what `path` leads to after following symlinks, or null when nothing is there. */
@@ -53,10 +57,11 @@ export class MemoryTree implements SyncTreeSource {
     return entry === undefined ? null : entryType(entry);
   }
 
+  /** The folder's entries in name order (the view's own array: not to be changed). */
   list(folder: string): Listing | null {
     const resolved = this.resolve(folder);
     if (resolved === null || this.entries.get(resolved)?.type !== 'directory') return null;
-    return [...(this.children.get(resolved) ?? [])];
+    return this.children.get(resolved) ?? [];
   }
 
   readText(file: string): string | null {

@@ -5,6 +5,7 @@
 import type { SearchRequest, SearchResult } from '../search-types';
 import type { EntryType, Runtime } from '../types';
 import { ContentScan } from './content-scan';
+import { packNames } from './name-list';
 import { filesToSearch, namesMatching } from './run-search';
 import { TOOL_WALK, walkAsync, type AsyncTreeSource } from './tree-walk';
 
@@ -24,7 +25,7 @@ export async function runSearchAsync(request: SearchRequest, source: AsyncSearch
   if (type === null) throw new Error(`ENOENT: no such file or directory: ${request.path}`);
   if (request.kind === 'names') {
     if (type !== 'dir') throw new Error(`ENOTDIR: ${request.path} is not a directory.`);
-    return { kind: 'names', entries: namesMatching(request.path, request.glob, await walkAsync(request.path, TOOL_WALK, source)) };
+    return packNames(namesMatching(request.path, request.glob, await walkAsync(request.path, TOOL_WALK, source)));
   }
   const scan = new ContentScan(request);
   const files = type === 'dir' ? filesToSearch(request.path, request.glob, await walkAsync(request.path, TOOL_WALK, source)) : [request.path];

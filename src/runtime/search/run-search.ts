@@ -1,9 +1,10 @@
 // Runtime.search over a file system read synchronously (the embedded runtime's in-memory one): the walk, the glob and
 // the matching, all in one call.
 
-import type { NameSearchResult, SearchRequest, SearchResult } from '../search-types';
+import type { SearchRequest, SearchResult } from '../search-types';
 import type { EntryType } from '../types';
 import { ContentScan } from './content-scan';
+import { packNames } from './name-list';
 import { compileGlob } from './glob';
 import { TOOL_WALK, walkSync, type SyncTreeSource, type WalkedEntry } from './tree-walk';
 
@@ -20,7 +21,7 @@ export function runSearch(request: SearchRequest, source: SearchSource): SearchR
   if (type === null) throw new Error(`ENOENT: no such file or directory: ${request.path}`);
   if (request.kind === 'names') {
     if (type !== 'dir') throw new Error(`ENOTDIR: ${request.path} is not a directory.`);
-    return { kind: 'names', entries: namesMatching(request.path, request.glob, walkSync(request.path, TOOL_WALK, source)) };
+    return packNames(namesMatching(request.path, request.glob, walkSync(request.path, TOOL_WALK, source)));
   }
   const scan = new ContentScan(request);
   for (const path of type === 'dir' ? filesToSearch(request.path, request.glob, walkSync(request.path, TOOL_WALK, source)) : [request.path]) {
@@ -43,7 +44,7 @@ export function filesToSearch(root: string, glob: string | undefined, walked: Wa
 }
 
 /** The walked entries under `root` whose path relative to it matches `glob`. */
-export function namesMatching(root: string, glob: string, walked: WalkedEntry[]): NameSearchResult['entries'] {
+export function namesMatching(root: string, glob: string, walked: WalkedEntry[]): WalkedEntry[] {
   const matches = compileGlob(glob);
   return walked.filter((entry) => matches(relativeInside(root, entry.path)));
 }

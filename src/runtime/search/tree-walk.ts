@@ -6,6 +6,7 @@
 import type { EntryType } from '../types';
 import { GitignoreRules, type RuleVerdict } from './gitignore';
 
+/** A folder's entries in name order (code unit order, as sort() without a comparator on the names). */
 export type Listing = { name: string; type: EntryType }[];
 
 /** What the walk asks for next: folder listings (null for an unreadable folder) or ignore files' text. */
@@ -79,7 +80,6 @@ export function* walkTree(root: string, policy: WalkPolicy): Generator<WalkNeed,
   let level: Folder[] = [top];
   while (level.length > 0) {
     const listings = (yield { kind: 'list', folders: level.map((folder) => folder.path) }) as (Listing | null)[];
-    for (const listing of listings) listing?.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const own = yield* readIgnoreFiles(level.map((folder) => folder.path), listings, policy, false);
     const next: Folder[] = [];
     level.forEach((folder, i) => {
@@ -97,7 +97,7 @@ export function* walkTree(root: string, policy: WalkPolicy): Generator<WalkNeed,
         const isDir = entry.type === 'dir';
         if (isDir && policy.skipFolders.has(entry.name)) continue;
         const path = joinPath(folder.path, entry.name);
-        const verdict = judge(here, path, isDir, policy);
+        const verdict = judge(here, path, entry.name, isDir, policy);
         if (verdict === 'ignored') continue;
         if (policy.skipHidden && entry.name.startsWith('.') && verdict !== 'included') continue;
         kept.push({ path, type: entry.type });
@@ -140,12 +140,12 @@ function* readIgnoreFiles(
   return frames;
 }
 
-function judge(folder: Folder, path: string, isDir: boolean, policy: WalkPolicy): RuleVerdict {
+function judge(folder: Folder, path: string, name: string, isDir: boolean, policy: WalkPolicy): RuleVerdict {
   if (folder.frames.length === 0) return null;
   if (policy.precedence === 'any') {
     const kind = policy.ignoreFiles[0].name;
     for (const frame of folder.frames) {
-      if (frame.matchers.get(kind)?.match(relativeTo(frame.base, path), isDir) === 'ignored') return 'ignored';
+      if (frame.matchers.get(kind)?.match(frame.base, path, name, isDir) === 'ignored') return 'ignored';
     }
     return null;
   }
@@ -153,7 +153,7 @@ function judge(folder: Folder, path: string, isDir: boolean, policy: WalkPolicy)
     if (kind.needsRepo && !folder.inRepo) continue;
     for (let i = folder.frames.length - 1; i >= 0; i--) {
       const frame = folder.frames[i];
-      const verdict = frame.matchers.get(kind.name)?.match(relativeTo(frame.base, path), isDir);
+      const verdict = frame.matchers.get(kind.name)?.match(frame.base, path, name, isDir);
       if (verdict) return verdict;
     }
   }
@@ -163,8 +163,11 @@ function judge(folder: Folder, path: string, isDir: boolean, policy: WalkPolicy)
 /** True when the rules of an ignore file above the root ignore the root or a folder between them. */
 function ignoresFoldersDownTo(frame: Frame, root: string, policy: WalkPolicy): boolean {
   const rules = frame.matchers.get(policy.ignoreFiles[0].name);
-  const below = relativeTo(frame.base, root).split('/');
-  return rules !== undefined && below.some((_, i) => rules.match(below.slice(0, i + 1).join('/'), true) === 'ignored');
+  const below = root.slice(frame.base === '/' ? 1 : frame.base.length + 1).split('/');
+  return (
+    rules !== undefined &&
+    below.some((name, i) => rules.match(frame.base, joinPath(frame.base, below.slice(0, i + 1).join('/')), name, true) === 'ignored')
+  );
 }
 
 function depthFirst(root: string, children: Map<string, WalkedEntry[]>): WalkedEntry[] {
@@ -227,8 +230,4 @@ function ancestorsOf(path: string): string[] {
 
 export function joinPath(folder: string, name: string): string {
   return folder === '/' ? `/${name}` : `${folder}/${name}`;
-}
-
-function relativeTo(base: string, path: string): string {
-  return path.slice(base === '/' ? 1 : base.length + 1);
 }
