@@ -7,6 +7,7 @@ import type { SearchRequest, SearchResult } from './search-types';
 import { MemoryTree } from './search/memory-tree';
 import { runSearch } from './search/run-search';
 import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
+import { searchCommands } from './shell/search-commands';
 import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
@@ -85,6 +86,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
+      customCommands: [...searchCommands(() => this.indexedTree())],
     });
   }
 

@@ -39,6 +39,15 @@ export type WalkPolicy = {
   ancestors: boolean;
   /** Entries deeper than this below the root are not walked (1: the root's own entries only). */
   maxDepth: number;
+  /** Leave symbolic links out (ripgrep does unless told to follow them). */
+  skipSymlinks?: boolean;
+  /**
+   * Decides before the ignore files do (ripgrep's -g globs): 'ignored' leaves the entry out, 'included' keeps it
+   * whatever the ignore files, hiddenness or fileFilter say.
+   */
+  override?: (path: string, name: string, isDir: boolean) => RuleVerdict;
+  /** Files (not folders) the ignore files kept that are walked, e.g. ripgrep's -t types. */
+  fileFilter?: (name: string) => boolean;
 };
 
 /** The tools' walk: node_modules and .git never, dotfiles included, .gitignore files along the way and above. */
@@ -96,9 +105,12 @@ export function* walkTree(root: string, policy: WalkPolicy): Generator<WalkNeed,
       for (const entry of listing) {
         const isDir = entry.type === 'dir';
         if (isDir && policy.skipFolders.has(entry.name)) continue;
+        if (policy.skipSymlinks && entry.type === 'symlink') continue;
         const path = joinPath(folder.path, entry.name);
-        const verdict = judge(here, path, entry.name, isDir, policy);
+        const override = policy.override?.(path, entry.name, isDir) ?? null;
+        const verdict = override ?? judge(here, path, entry.name, isDir, policy);
         if (verdict === 'ignored') continue;
+        if (override === null && !isDir && policy.fileFilter && !policy.fileFilter(entry.name)) continue;
         if (policy.skipHidden && entry.name.startsWith('.') && verdict !== 'included') continue;
         kept.push({ path, type: entry.type });
         if (isDir && folder.depth + 1 < policy.maxDepth) {
