@@ -2,7 +2,6 @@
 // bytes (search-input.ts); those are printed as the original bytes, as ripgrep prints them, which makes the whole
 // output bytes rather than text.
 
-import { bytesOutput, textOutput, unsafeBytesFromLatin1 } from 'just-bash';
 import { ESCAPE_BASE, hasEscapes } from './search-input';
 
 export class CommandOutput {
@@ -15,11 +14,14 @@ export class CommandOutput {
     if (!this.anyEscapes && hasEscapes(text)) this.anyEscapes = true;
   }
 
-  /** The stdout fields of a just-bash result. */
+  /**
+   * The stdout fields of a just-bash result: text, or bytes as a Latin-1 string (what just-bash's textOutput and
+   * bytesOutput build; its browser bundle does not export them).
+   */
   stdout(): { stdout: string; stdoutKind: 'text' } | { stdout: string; stdoutKind: 'bytes'; stdoutEncoding: 'binary' } {
     const text = this.chunks.join('');
-    if (!this.anyEscapes) return textOutput(text);
-    return bytesOutput(unsafeBytesFromLatin1(latin1Bytes(text)));
+    if (!this.anyEscapes) return { stdout: text, stdoutKind: 'text' };
+    return { stdout: latin1Bytes(text), stdoutKind: 'bytes', stdoutEncoding: 'binary' };
   }
 }
 

@@ -3,7 +3,7 @@
 // negated classes leave them out, as ripgrep and grep never match an invalid byte), and output turns them back into
 // the original bytes (command-output.ts).
 
-import { latin1FromBytes, type ByteString } from 'just-bash';
+import type { ByteString } from 'just-bash';
 
 /** The first of the code units standing for invalid bytes 0x80..0xFF. */
 export const ESCAPE_BASE = 0xdc00;
@@ -65,9 +65,9 @@ export function hasEscapes(text: string): boolean {
   return /[\uDC80-\uDCFF]/.test(text) && /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/.test(text);
 }
 
-/** A command's stdin as bytes. */
+/** A command's stdin as bytes (a ByteString is a Latin-1 string underneath; the browser bundle has no accessor). */
 export function stdinBytes(stdin: ByteString): Uint8Array {
-  const latin1 = latin1FromBytes(stdin);
+  const latin1 = stdin as unknown as string;
   const bytes = new Uint8Array(latin1.length);
   for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i);
   return bytes;
