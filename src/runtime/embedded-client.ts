@@ -195,7 +195,8 @@ class WorkerEmbeddedRuntime implements Runtime {
     try {
       return await result;
     } finally {
-      this.changedSinceSnapshot = true; // the command may have written files; its watch batch may still be in flight
+      // The worker reports what a command changed before its result (a 'changes' message marks the snapshot stale),
+      // so a command that only read files (rg, cat, ls) leaves the snapshot as it is: no 50 MB re-pack next time.
       clearTimeout(timer);
       clearTimeout(watchdog);
       opts.signal?.removeEventListener('abort', onAbort);
