@@ -275,7 +275,7 @@ function runGrep(grep: GrepOptions, tree: MemoryTree, cwd: string): ExecResult {
     const bytes = tree.readBytes(target.absolute);
     if (bytes === null) continue;
     const decoded = decodeForSearch(bytes, false);
-    const hasNul = bytes.indexOf(0) !== -1;
+    const hasNul = decoded.text.includes('\0');
     const binary = grep.binary !== 'text' && (decoded.invalid || hasNul);
     if (hasNul && grep.binary === 'without-match') continue; // -I goes by NUL bytes alone
     const binaryMatch = binary ? () => (errors += `grep: ${target.name}: binary file matches\n`) : undefined;

@@ -15,7 +15,7 @@ import { FILE_TYPES } from './file-types';
 import { LinePrinter, type PrintMode } from './line-printer';
 import { escapeLiteral, translateRegex } from './rust-regex';
 import { Unsupported } from './unsupported';
-import { decodeForSearch, stdinBytes } from './search-input';
+import { byteOffset, decodeForSearch, stdinBytes } from './search-input';
 
 const OPTIONS: OptionSpec[] = [
   { key: 'regexp', short: 'e', long: ['regexp'], takesValue: true },
@@ -243,11 +243,12 @@ function runRg(rg: RgOptions, tree: MemoryTree, cwd: string, stdin: Uint8Array):
   });
   let matched = false;
   const search = (name: string, bytes: Uint8Array, explicit: boolean): void => {
-    const nul = rg.text ? -1 : bytes.indexOf(0);
-    if (nul !== -1 && !explicit) return; // a binary file met while walking is skipped, as ripgrep does
     const { text } = decodeForSearch(bytes, true);
+    const nul = rg.text ? -1 : text.indexOf('\0'); // on the text: a NUL byte is a NUL character, and this is faster
+    if (nul !== -1 && !explicit) return; // a binary file met while walking is skipped, as ripgrep does
     const binaryMatch = nul === -1 ? undefined : () => {
-      out.write(`${printerPrefix(name, rg, paths.length > 1 || anyFolder)}binary file matches (found "\\0" byte around offset ${nul})\n`);
+      const offset = byteOffset(text, nul) + (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
+      out.write(`${printerPrefix(name, rg, paths.length > 1 || anyFolder)}binary file matches (found "\\0" byte around offset ${offset})\n`);
     };
     if (printer.file({ name, text }, binaryMatch) > 0) matched = true;
   };

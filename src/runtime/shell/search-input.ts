@@ -60,6 +60,25 @@ function sequence(bytes: Uint8Array, i: number, width: number): number {
   return code;
 }
 
+/** The byte offset in the original bytes of `text`'s character at `index` (escapes count one byte each). */
+export function byteOffset(text: string, index: number): number {
+  let bytes = 0;
+  for (let i = 0; i < index; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80 || (code >= 0xdc80 && code <= 0xdcff && !(i > 0 && isHigh(text.charCodeAt(i - 1))))) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (isHigh(code) && i + 1 < index) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 /** True when `text` holds a surrogate escape (a byte that was not valid UTF-8). */
 export function hasEscapes(text: string): boolean {
   return /[\uDC80-\uDCFF]/.test(text) && /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/.test(text);
