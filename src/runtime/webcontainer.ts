@@ -8,6 +8,8 @@ import { createExecSignal } from './exec-signal';
 import { OutputTail } from './output-tail';
 import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
+import type { SearchRequest, SearchResult } from './search-types';
+import { searchWebContainer } from './webcontainer-search';
 import { WatchBatcher } from './watch-batcher';
 import type { WcProcess, WebContainerLike } from './webcontainer-like';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
@@ -118,6 +120,11 @@ class WebContainerAdapter implements WebContainerRuntime {
     await this.ensureDir(parentRel(target), to);
     await this.container.fs.rename(source, target);
     this.changes.add([source, target]);
+  }
+
+  /** Runtime.search over the container's fs (webcontainer-search.ts). */
+  search(request: SearchRequest): Promise<SearchResult> {
+    return searchWebContainer(this.container.fs, this.workdir, { ...request, path: this.toAbsolute(request.path) });
   }
 
   /** WebContainer's fs cannot resolve symlinks; the lexical absolute path is the best canonical form it offers. */

@@ -5,6 +5,8 @@ import type { AgentToolResult } from '../agent/types';
 import { createEmbeddedRuntimeInWorker } from '../runtime/embedded-client';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import { createInMemoryWorker } from '../runtime/testing/in-memory-worker';
+import { createWebContainerDouble, type WebContainerDouble } from '../runtime/testing/webcontainer-double';
+import { createWebContainerRuntime } from '../runtime/webcontainer';
 import type { Runtime } from '../runtime/types';
 import { createFindTool, type FindArguments } from './find';
 import { createGrepTool, type GrepArguments } from './grep';
@@ -123,14 +125,23 @@ async function outcome(result: Promise<AgentToolResult>): Promise<{ text?: strin
 }
 
 const runtimes: Runtime[] = [];
+const containers: WebContainerDouble[] = [];
 afterAll(async () => {
   for (const runtime of runtimes) await runtime.dispose();
+  for (const container of containers) container.teardown();
 });
 
+async function webContainerRuntime(): Promise<Runtime> {
+  const container = await createWebContainerDouble();
+  containers.push(container);
+  return createWebContainerRuntime(container);
+}
+
 describe.each([
-  ['in process', () => createEmbeddedRuntime()],
-  ['through the worker protocol', () => createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() })],
-])('search parity, embedded runtime %s', (_name, create) => {
+  ['embedded in process', () => createEmbeddedRuntime()],
+  ['embedded through the worker protocol', () => createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() })],
+  ['of the WebContainer (a Node double)', webContainerRuntime],
+])('search parity, runtime %s', (_name, create) => {
   const ready = (async () => {
     const runtime = await seeded(await create());
     runtimes.push(runtime);
