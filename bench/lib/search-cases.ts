@@ -55,14 +55,22 @@ export async function runCase(runtime: Runtime, searchCase: SearchCase): Promise
   }
 }
 
-/** Milliseconds of each of `runs` timed runs after one warm-up, and the lines the last run found. */
-export async function timeCase(runtime: Runtime, searchCase: SearchCase, runs: number): Promise<{ ms: number[]; found: number }> {
+/**
+ * Milliseconds of each of `runs` timed runs after one warm-up, and the lines the last run found. With `afterChange`,
+ * a file is written before each run (untimed), so each search starts without the runtime's index of the tree.
+ */
+export async function timeCase(runtime: Runtime, searchCase: SearchCase, runs: number, afterChange = false): Promise<{ ms: number[]; found: number }> {
   let found = await runCase(runtime, searchCase);
   const ms: number[] = [];
   for (let i = 0; i < runs; i++) {
+    if (afterChange) await runtime.writeFile('bench-touched.txt', `change ${i}\n`);
     const started = performance.now();
     found = await runCase(runtime, searchCase);
     ms.push(performance.now() - started);
   }
+  if (afterChange) await runtime.rm('bench-touched.txt');
   return { ms, found };
 }
+
+/** The cases worth timing again after a change: the tools (a command after a change also pays the page's snapshot). */
+export const AFTER_CHANGE_CASES = SEARCH_CASES.flatMap((searchCase, index) => (searchCase.run.tool === 'bash' ? [] : [index]));

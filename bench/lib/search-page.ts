@@ -15,8 +15,8 @@ export async function loadRepo(url: string): Promise<number> {
   return (await importRepo(runtime, { kind: 'zip', name: 'big-repo-main.zip', data })).files;
 }
 
-/** Times SEARCH_CASES[index] `runs` times after a warm-up. */
-export async function timeSearchCase(index: number, runs: number): Promise<{ ms: number[]; found: number }> {
+/** Times SEARCH_CASES[index] `runs` times after a warm-up (with `afterChange`, each after a file was written). */
+export async function timeSearchCase(index: number, runs: number, afterChange = false): Promise<{ ms: number[]; found: number }> {
   if (!runtime) throw new Error('loadRepo first');
-  return timeCase(runtime, SEARCH_CASES[index], runs);
+  return timeCase(runtime, SEARCH_CASES[index], runs, afterChange);
 }

@@ -99,6 +99,9 @@ const RG_CASES = [
   'rg --count-matches foo', 'rg -q foo', 'rg --files-without-match foo', 'rg "x{3,4}"', 'rg -F -x "foo"',
   'rg -i straße', 'rg "caf."', 'rg -n foo latin1.txt', 'rg -ni "FOO" -g "*.md"', 'rg -w "foo_bar"', 'rg foo link.txt',
   'rg -l foo src ctx', 'rg -c "\\p{Lu}"', 'rg "[[:digit:]]{3}"', 'rg "\\x66oo\\."',
+  'echo "foo from stdin" | rg foo', 'printf "a\\nfoo\\n" | rg -n foo', 'rg -c -v foo a.txt', 'rg -o -i FOO',
+  'rg -l -g "*.md" -i foo', 'rg -n -w -i FOO src', 'rg --type-not md -l foo', 'rg -tts -l foo', 'rg -C 1 gamma ctx',
+  'rg -B1 eta ctx/only.txt', 'rg -l "^def " -t py', 'rg -x "" blank-lines.txt -n', 'rg "(?i)STRASSE|straße"',
 ];
 
 describe.skipIf(!hasRipgrep)('the shell\'s rg against ripgrep', () => {
@@ -122,6 +125,9 @@ const GREP_CASES: [string, 'sorted' | 'exact'][] = [
   ['grep -r "x\\{3\\}"', 'sorted'], ['grep -rE "x{3}|^bar"', 'sorted'], ['grep -r "[[:upper:]]"', 'sorted'],
   ['grep -rn "foo" latin1.txt', 'exact'], ['grep -r "^foo" bom.txt', 'exact'], ['grep -rno "foo\\|bar" ctx src', 'sorted'],
   ['grep -R foo link.txt', 'exact'], ['grep -rn "*foo"', 'sorted'], ['grep -rE "a|*b"', 'sorted'],
+  ['grep -rn -w -i FOO src', 'sorted'], ['grep -rv -c foo ctx', 'exact'], ['grep -rl --include="*.py" foo', 'exact'],
+  ['grep -rA1 alpha ctx', 'exact'], ['grep -r -o -E "[0-9]+"', 'sorted'], ['grep -rn "\\bfoo\\w*"', 'sorted'],
+  ['grep -rc -i "Foo" README.md', 'exact'], ['grep -rlv foo ctx src', 'sorted'], ['grep -rE -x "foo|bar" .', 'sorted'],
 ];
 
 describe('the shell\'s grep -r against GNU grep', () => {
