@@ -71,8 +71,11 @@ export class MemoryTree implements SyncTreeSource {
 
   /** The bytes of the file at `path` (symlinks followed; the file system's own buffer, not to be changed). */
   readBytes(path: string): Uint8Array | null {
-    const resolved = this.resolve(path);
-    const entry = resolved === null ? undefined : this.entries.get(resolved);
+    let entry = this.entries.get(path); // a path without links on it is its own key: one lookup, the usual case
+    if (entry === undefined || entry.type === 'symlink') {
+      const resolved = this.resolve(path);
+      entry = resolved === null ? undefined : this.entries.get(resolved);
+    }
     if (entry?.type !== 'file') return null;
     const content = entry.content;
     if (content instanceof Uint8Array) return content;
