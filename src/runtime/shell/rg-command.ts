@@ -231,10 +231,11 @@ function runRg(rg: RgOptions, tree: MemoryTree, cwd: string, stdin: Uint8Array):
     return finish(out, errors, targets.length > 0, rg);
   }
   const { matcher, everyMatch } = buildMatcher(rg);
+  const withFilename = rg.withFilename ?? (paths.length > 1 || anyFolder);
   const printer = new LinePrinter(out, matcher, everyMatch, {
     mode: rg.mode,
     invert: rg.invert,
-    withFilename: rg.withFilename ?? (paths.length > 1 || anyFolder),
+    withFilename,
     lineNumbers: rg.lineNumbers ?? false,
     before: rg.before,
     after: rg.after,
@@ -248,7 +249,7 @@ function runRg(rg: RgOptions, tree: MemoryTree, cwd: string, stdin: Uint8Array):
     if (nul !== -1 && !explicit) return; // a binary file met while walking is skipped, as ripgrep does
     const binaryMatch = nul === -1 ? undefined : () => {
       const offset = byteOffset(text, nul) + (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
-      out.write(`${printerPrefix(name, rg, paths.length > 1 || anyFolder)}binary file matches (found "\\0" byte around offset ${offset})\n`);
+      out.write(`${withFilename ? `${name}: ` : ''}binary file matches (found "\\0" byte around offset ${offset})\n`);
     };
     if (printer.file({ name, text }, binaryMatch) > 0) matched = true;
   };
@@ -260,10 +261,6 @@ function runRg(rg: RgOptions, tree: MemoryTree, cwd: string, stdin: Uint8Array):
     if (matched && rg.mode === 'quiet') break;
   }
   return finish(out, errors, matched, rg);
-}
-
-function printerPrefix(name: string, rg: RgOptions, multiple: boolean): string {
-  return rg.withFilename ?? multiple ? `${name}: ` : '';
 }
 
 function finish(out: CommandOutput, errors: string, found: boolean, rg: RgOptions): ExecResult {
