@@ -88,6 +88,28 @@ describe('createEmbeddedRuntimeInWorker', () => {
     await runtime.dispose();
   });
 
+  it('snapshots the workspace before a command only when something changed since the last snapshot', async () => {
+    let snapshots = 0;
+    const runtime = await createEmbeddedRuntimeInWorker({
+      createWorker: () =>
+        createInMemoryWorker((message) => {
+          if (message.type === 'call' && message.method === 'exportZip') snapshots++;
+          return false;
+        }),
+    });
+    const written = new Promise<void>((resolve) => runtime.watch((paths) => paths.includes('a.txt') && resolve()));
+    await runtime.writeFile('a.txt', 'A');
+    await written; // the write's own change report, which comes in its own time
+    await runtime.exec('cat a.txt');
+    expect(snapshots).toBe(1);
+    await runtime.exec('grep -r A .');
+    await runtime.exec('echo B > b.txt');
+    expect(snapshots).toBe(1); // reading changed nothing; the write comes after the snapshot it needs
+    await runtime.exec('ls');
+    expect(snapshots).toBe(2);
+    await runtime.dispose();
+  });
+
   it('rejects calls after dispose with a clear message', async () => {
     const runtime = await createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() });
     await runtime.dispose();

@@ -108,6 +108,7 @@ class WorkerEmbeddedRuntime implements Runtime {
   stat = (...args: MethodArgs<'stat'>) => this.call('stat', args);
   realpath = (...args: MethodArgs<'realpath'>) => this.call('realpath', args);
   exportZip = (...args: MethodArgs<'exportZip'>) => this.call('exportZip', args);
+  search = (...args: MethodArgs<'search'>) => this.call('search', args);
   writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args);
   mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args);
   rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args);
@@ -201,7 +202,8 @@ class WorkerEmbeddedRuntime implements Runtime {
     try {
       return await result;
     } finally {
-      this.changedSinceSnapshot = true; // the command may have written files; its watch batch may still be in flight
+      // The worker reports what a command changed before its result (a 'changes' message marks the snapshot stale),
+      // so a command that only read files (rg, cat, ls) leaves the snapshot as it is: no 50 MB re-pack next time.
       clearTimeout(timer);
       clearTimeout(watchdog);
       opts.signal?.removeEventListener('abort', onAbort);

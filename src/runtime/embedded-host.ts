@@ -118,6 +118,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return rt.importZip(...request.args);
       case 'importFiles':
         return rt.importFiles(...request.args);
+      case 'search':
+        return rt.search(...request.args);
       default: {
         const unknown: never = request;
         throw new Error(`Unknown method ${JSON.stringify(unknown)}`);

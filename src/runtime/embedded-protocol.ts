@@ -4,7 +4,7 @@ import type { EmbeddedRuntimeOptions } from './embedded';
 import type { Runtime } from './types';
 
 /** Runtime methods forwarded as plain request/response calls. */
-export type ForwardedMethod = 'readFile' | 'writeFile' | 'readdir' | 'stat' | 'mkdir' | 'rm' | 'rename' | 'realpath' | 'exportZip' | 'importZip' | 'importFiles';
+export type ForwardedMethod = 'readFile' | 'writeFile' | 'readdir' | 'stat' | 'mkdir' | 'rm' | 'rename' | 'realpath' | 'exportZip' | 'importZip' | 'importFiles' | 'search';
 
 type RuntimeMethods = Required<Pick<Runtime, ForwardedMethod>>;
 export type MethodArgs<M extends ForwardedMethod> = Parameters<RuntimeMethods[M]>;

@@ -4,6 +4,11 @@
 import { Bash, InMemoryFs } from 'just-bash';
 import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
 import { toModelText } from './model-text';
+import type { SearchRequest, SearchResult } from './search-types';
+import { MemoryTree } from './search/memory-tree';
+import { runSearch } from './search/run-search';
+import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
+import { searchCommands } from './shell/search-commands';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
 import { interruptibleLoops } from './interruptible-loops';
@@ -43,6 +48,7 @@ export interface EmbeddedRuntime extends Runtime {
   importFiles(files: WorkspaceFile[]): Promise<void>;
   beginImport(): StagedImport;
   setBaseline(baseline: WorkspaceBaseline | null): Promise<void>;
+  search(request: SearchRequest): Promise<SearchResult>;
 }
 
 /**
@@ -67,6 +73,9 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
   private readonly baseline = new PendingBaseline();
   private readonly node: NodeCommand = createNodeCommand();
+  /** The file system's folders indexed for searches; dropped whenever anything in it changes. */
+  private searchTree: MemoryTree | undefined;
+  private treeVersion = 0;
   private cwd: string;
   private disposed = false;
 
@@ -86,7 +95,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
-      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }), this.node.command],
+      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }), this.node.command, ...searchCommands(() => this.indexedTree())],
     });
     this.bash.registerTransformPlugin(loops.plugin);
   }
@@ -163,6 +172,28 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     } catch {
       return absolute; // a path that does not exist yet is its own canonical form
     }
+  }
+
+  // ---- search ----
+
+  /** Walks and matches over the in-memory file system itself, in one synchronous pass. */
+  async search(request: SearchRequest): Promise<SearchResult> {
+    const absolute = { ...request, path: this.resolve(request.path) };
+    const tree = await this.indexedTree();
+    return tree ? runSearch(absolute, tree) : runSearchAsync(absolute, runtimeSearchSource(this));
+  }
+
+  private async indexedTree(): Promise<MemoryTree | null> {
+    if (this.searchTree) return this.searchTree;
+    const version = this.treeVersion;
+    const tree = await MemoryTree.over(this.memory);
+    if (tree && version === this.treeVersion) this.searchTree = tree;
+    return tree;
+  }
+
+  private treeChanged(): void {
+    this.treeVersion++;
+    this.searchTree = undefined;
   }
 
   // ---- commands ----
@@ -278,6 +309,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     this.memory = next;
     this.fs.inner = next;
+    this.treeChanged();
     this.changes.add(removed);
     this.changes.add(paths);
     this.cwd = this.workdir;
@@ -287,12 +319,14 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   // A repo import writes tens of thousands of files: they go straight into the in-memory fs with its synchronous
   // calls, and the watchers hear about them in one batch.
   private async replaceWorkspace(entries: WorkspaceEntry[]): Promise<void> {
+    this.treeChanged();
     const removed = await this.clearWorkspace();
     for (const entry of entries) {
       const absolute = `${this.workdir}/${entry.path}`;
       if (entry.kind === 'dir') this.memory.mkdirSync(absolute, { recursive: true });
       else this.memory.writeFileSync(absolute, entry.data);
     }
+    this.treeChanged();
     const prefixLength = this.workdir.length + 1;
     this.changes.add(removed.map((path) => path.slice(prefixLength)));
     this.changes.add(entries.map((entry) => entry.path));
@@ -341,6 +375,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   private recordChanges(absolutePaths: string[]): void {
+    this.treeChanged();
     const relative: string[] = [];
     for (const absolute of absolutePaths) {
       const path = relativeTo(this.workdir, normalizeAbsolute(absolute));

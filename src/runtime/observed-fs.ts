@@ -47,10 +47,13 @@ export class ObservedFs implements IFileSystem {
     this.current = inner;
   }
 
+  // Reported even when the change fails: a recursive rm or mv that stops halfway has still changed things.
   private async mutate<T>(paths: string[], change: Promise<T>): Promise<T> {
-    const result = await change;
-    this.onMutation(paths);
-    return result;
+    try {
+      return await change;
+    } finally {
+      this.onMutation(paths);
+    }
   }
 
   readFile(path: string, options?: ReadOptions | BufferEncoding): Promise<string> {

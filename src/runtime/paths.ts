@@ -49,7 +49,9 @@ export function relativeTo(root: string, absolute: string): string | undefined {
 
 /** The path as a person or the model should see it: relative to `workdir` when inside it ('.' for it), else absolute. */
 export function displayPath(workdir: string, absolute: string): string {
-  const relative = relativeTo(normalizeAbsolute(workdir), absolute);
+  // find and grep show thousands of paths under one workdir, which is nearly always already in canonical form.
+  const canonical = workdir === '/' || (!workdir.endsWith('/') && !/\/\.{0,2}(\/|$)/.test(workdir));
+  const relative = relativeTo(canonical ? workdir : normalizeAbsolute(workdir), absolute);
   if (relative === undefined) return absolute;
   return relative === '' ? '.' : relative;
 }

@@ -1,5 +1,7 @@
 // The sandbox contract (../shared/DESIGN.md, "Runtime"). Tools only ever talk to this interface.
 
+import type { SearchRequest, SearchResult } from './search-types';
+
 export type EntryType = 'file' | 'dir' | 'symlink';
 
 export type ExecOptions = {
@@ -45,6 +47,8 @@ export interface Runtime {
    * diff` shows what changed since the import. Call it after each import or restore; resolves once it is set.
    */
   setBaseline?(baseline: WorkspaceBaseline | null): Promise<void>;
+  /** Optional: a search (walk with ignore rules, match, limits) run where the files are, in one round trip. */
+  search?(request: SearchRequest): Promise<SearchResult>;
   dispose(): Promise<void>;
 }
 

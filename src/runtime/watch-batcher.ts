@@ -34,7 +34,8 @@ export class WatchBatcher {
 
   /**
    * Runs `work` with delivery held: changes are only collected, no timer is started. just-bash forbids timers while
-   * a script runs (its defense-in-depth mode), and a command's changes are best delivered together anyway.
+   * a script runs (its defense-in-depth mode), and a command's changes are best delivered together anyway: they are
+   * delivered as soon as `work` ends, before its result, so whoever hears of the result already knows what changed.
    */
   async holdDuring<T>(work: () => Promise<T>): Promise<T> {
     this.holds += 1;
@@ -42,7 +43,7 @@ export class WatchBatcher {
       return await work();
     } finally {
       this.holds -= 1;
-      this.schedule();
+      if (this.holds === 0) this.flush();
     }
   }
 

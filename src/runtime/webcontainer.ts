@@ -5,6 +5,8 @@ import type { ExecProbeReport, ExecStrategy } from './exec-probe';
 import { holdInputUntilInteractive, type InteractiveShellProcess } from './interactive-shell';
 import { normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import type { EntryType, ExecOptions, ExecResult, Runtime } from './types';
+import type { SearchRequest, SearchResult } from './search-types';
+import { searchWebContainer } from './webcontainer-search';
 import { WatchBatcher } from './watch-batcher';
 import { CommandRunner, spawnCwd } from './webcontainer-commands';
 import type { WebContainerLike } from './webcontainer-like';
@@ -120,6 +122,11 @@ class WebContainerAdapter implements WebContainerRuntime {
     await this.ensureDir(parentRel(target), to);
     await this.container.fs.rename(source, target);
     this.changes.add([source, target]);
+  }
+
+  /** Runtime.search over the container's fs (webcontainer-search.ts). */
+  search(request: SearchRequest): Promise<SearchResult> {
+    return searchWebContainer(this.container.fs, this.workdir, { ...request, path: this.toAbsolute(request.path) });
   }
 
   /** WebContainer's fs cannot resolve symlinks; the lexical absolute path is the best canonical form it offers. */

@@ -9,6 +9,8 @@
 
 import { createMutationQueue, type MutationQueue } from './mutation-queue';
 import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from './paths';
+import type { SearchRequest, SearchResult } from './search-types';
+import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
 import { writeStoredZip } from './stored-zip';
 import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
 
@@ -174,6 +176,12 @@ export class Workspace implements Runtime {
   realpath = async (path: string): Promise<string> => {
     const rt = await this.ready();
     return rt.realpath ? rt.realpath(path) : this.resolve(path);
+  };
+  /** Searches where the files are when the live runtime can; otherwise walks it through its file methods. */
+  search = async (request: SearchRequest): Promise<SearchResult> => {
+    const rt = await this.ready();
+    if (rt.search) return rt.search(request);
+    return runSearchAsync({ ...request, path: resolvePath(rt.workdir, request.path) }, runtimeSearchSource(rt));
   };
   /** Tells the live runtime (when it has git) which tree the workspace was imported from; a runtime that takes over is told too. */
   setBaseline = async (baseline: WorkspaceBaseline | null): Promise<void> => {

@@ -1,14 +1,12 @@
-// The find tool: lists files and folders whose path matches a glob, by walking the runtime's files.
+// The find tool: lists files and folders whose path matches a glob, searched where the runtime's files are.
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import { effectsOf } from './catalog';
-import { matchesGlob } from './grep';
-import { relativeTo } from './paths';
+import { findEntries } from './search-files';
 import { textResult } from './tool-support';
 import { truncateHead } from './truncate';
-import { walkTree } from './walk';
 
 export const DEFAULT_FIND_LIMIT = 1000;
 
@@ -41,14 +39,10 @@ export function createFindTool(target: Runtime | Workspace): AgentTool<typeof fi
       if (stat.type !== 'dir') throw new Error(`${args.path} is not a directory; find searches inside a folder.`);
       const limit = args.limit ?? DEFAULT_FIND_LIMIT;
 
-      const found: string[] = [];
-      for await (const entry of walkTree(workspace, root, signal)) {
-        const relative = relativeTo(root, entry.absolute);
-        if (!relative || !matchesGlob(relative, args.pattern)) continue;
-        const shown = workspace.display(entry.absolute);
-        found.push(entry.type === 'dir' ? `${shown}/` : shown);
-      }
-      if (signal?.aborted) throw new Error('Find aborted.');
+      const found = (await findEntries(workspace, root, args.pattern, signal)).map((entry) => {
+        const shown = workspace.display(entry.path);
+        return entry.type === 'dir' ? `${shown}/` : shown;
+      });
       if (found.length === 0) {
         return textResult(`No files match ${JSON.stringify(args.pattern)} in ${workspace.display(root)}.`, {
           count: 0,

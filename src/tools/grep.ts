@@ -1,16 +1,15 @@
-// The grep tool: searches file contents with a regular expression (or literal text) by walking the runtime's files.
+// The grep tool: searches file contents with a regular expression (or literal text), where the runtime's files are.
 import { Type, type Static } from '@sinclair/typebox';
-import { minimatch } from 'minimatch';
 import type { AgentTool } from '../agent/types';
+import type { FileMatches, SearchLine } from '../runtime/search-types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
-import { effectsOf } from './catalog';
-import { relativeTo } from './paths';
-import { hasNulByte, textResult } from './tool-support';
-import { DEFAULT_MAX_BYTES, truncateHead } from './truncate';
-import { decodeUtf8Strict, formatBytes } from './utf8';
-import { walkTree } from './walk';
 import { errorText } from '../ai/messages';
+import { effectsOf } from './catalog';
+import { grepFiles } from './search-files';
+import { textResult } from './tool-support';
+import { DEFAULT_MAX_BYTES, truncateHead } from './truncate';
+import { formatBytes } from './utf8';
 
 export const DEFAULT_GREP_LIMIT = 100;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -52,27 +51,9 @@ export function createGrepTool(target: Runtime | Workspace): AgentTool<typeof gr
       if (stat === null) throw new Error(`Path not found: ${args.path} (resolved to ${root}). Use ls or find to locate it.`);
       const limit = args.limit ?? DEFAULT_GREP_LIMIT;
       const context = args.context ?? 0;
-      const files = stat.type === 'dir' ? filesUnder(workspace, root, args.glob, signal) : single(root);
-
-      const lines: string[] = [];
-      let matches = 0;
-      let filesSearched = 0;
-      let limitReached = false;
-      for await (const file of files) {
-        if (signal?.aborted) throw new Error('Search aborted.');
-        const text = await readText(workspace, file);
-        if (text === null) continue;
-        filesSearched++;
-        const fileLines = text.split('\n');
-        const found = searchLines(fileLines, matcher, limit - matches);
-        if (found.length === 0) continue;
-        matches += found.length;
-        lines.push(...formatMatches(workspace.display(file), fileLines, found, context));
-        if (matches >= limit) {
-          limitReached = true;
-          break;
-        }
-      }
+      const query = { root, isDir: stat.type === 'dir', matcher, glob: args.glob, limit, context, maxLineChars: GREP_MAX_LINE_CHARS };
+      const { matches, filesSearched, limitReached, files } = await grepFiles(workspace, query, signal);
+      const lines = files.flatMap((file) => formatMatches(workspace.display(file.path), file, context));
 
       const details: GrepDetails = { matches, filesSearched, limitReached };
       if (matches === 0) {
@@ -107,58 +88,25 @@ function buildMatcher(args: GrepArguments): RegExp {
   }
 }
 
-async function* filesUnder(runtime: Runtime, root: string, glob: string | undefined, signal?: AbortSignal) {
-  for await (const entry of walkTree(runtime, root, signal)) {
-    if (entry.type === 'dir') continue;
-    if (glob && !matchesGlob(relativeTo(root, entry.absolute) ?? entry.absolute, glob)) continue;
-    yield entry.absolute;
-  }
-}
-
-async function* single(path: string) {
-  yield path;
-}
-
-export function matchesGlob(relative: string, glob: string): boolean {
-  const pattern = glob.startsWith('./') ? glob.slice(2) : glob;
-  return minimatch(relative, pattern, { dot: true, matchBase: !pattern.includes('/') });
-}
-
-async function readText(runtime: Runtime, path: string): Promise<string | null> {
-  try {
-    const bytes = await runtime.readFile(path);
-    return hasNulByte(bytes) ? null : decodeUtf8Strict(bytes);
-  } catch {
-    return null; // dangling symlinks and unreadable files are skipped
-  }
-}
-
-function searchLines(lines: string[], matcher: RegExp, max: number): number[] {
-  const found: number[] = [];
-  for (let i = 0; i < lines.length && found.length < max; i++) {
-    if (matcher.test(lines[i])) found.push(i);
-  }
-  return found;
-}
-
-function formatMatches(file: string, lines: string[], found: number[], context: number): string[] {
+function formatMatches(path: string, file: FileMatches, context: number): string[] {
   const out: string[] = [];
-  const matched = new Set(found);
+  const matched = new Set(file.matched);
+  const shown = new Map(file.lines.map((line) => [line.index, line]));
   let printedUpTo = -1;
-  for (const index of found) {
+  for (const index of file.matched) {
     const from = Math.max(0, index - context, printedUpTo + 1);
-    const to = Math.min(lines.length - 1, index + context);
+    const to = Math.min(file.lineCount - 1, index + context);
     if (printedUpTo >= 0 && from > printedUpTo + 1 && context > 0) out.push('--');
     for (let i = from; i <= to; i++) {
       const separator = matched.has(i) ? ':' : '-';
-      out.push(`${file}${separator}${i + 1}${separator} ${clip(lines[i])}`);
+      out.push(`${path}${separator}${i + 1}${separator} ${clip(shown.get(i))}`);
     }
     printedUpTo = Math.max(printedUpTo, to);
   }
   return out;
 }
 
-function clip(line: string): string {
-  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-  return text.length > GREP_MAX_LINE_CHARS ? `${text.slice(0, GREP_MAX_LINE_CHARS)}… [line cut at ${GREP_MAX_LINE_CHARS} chars]` : text;
+function clip(line: SearchLine | undefined): string {
+  if (line === undefined) throw new Error('The search returned a match without its context lines.');
+  return line.cut ? `${line.text}… [line cut at ${GREP_MAX_LINE_CHARS} chars]` : line.text;
 }
