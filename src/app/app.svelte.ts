@@ -6,6 +6,7 @@ import type { SessionLibrary } from './session-library.svelte';
 import type { AgentTool } from '../agent/types';
 import { FileTreeState } from './file-tree.svelte';
 import { LiveModelList } from './live-models.svelte';
+import { Toasts } from './toasts.svelte';
 import { resolveModel } from './model-choice';
 import { PreviewServers } from './preview-servers.svelte';
 import { SessionController } from './session-controller.svelte';
@@ -51,6 +52,8 @@ export class AppState {
   readonly preview = new PreviewServers();
   /** The provider's own model list, kept between openings of the settings dialog. */
   readonly liveModels = new LiveModelList();
+  /** Transient outcomes (imports, exports) for the page's toast area. */
+  readonly toasts = new Toasts();
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;

@@ -50,7 +50,8 @@ export function createWriteTool(runtime: Runtime): AgentTool<typeof writeParamet
           lines: countLines(args.content),
         };
         const verb = details.created ? 'Created' : 'Overwrote';
-        return textResult(`${verb} ${shown}: wrote ${details.bytes} bytes, ${details.lines} lines.`, details);
+        const bytesText = `${details.bytes} ${details.bytes === 1 ? 'byte' : 'bytes'}`;
+        return textResult(`${verb} ${shown}: wrote ${bytesText}, ${details.lines} ${details.lines === 1 ? 'line' : 'lines'}.`, details);
       });
     },
   };

@@ -3,6 +3,7 @@
 // every check passed (the store refuses a bad zip before anything is written).
 import type { SessionLibrary } from '../../app/session-library.svelte';
 import { describeSkipped, isCancel } from '../../app/import-outcome';
+import type { Toasts } from '../../app/toasts.svelte';
 import type { RepoSource } from '../../app/workspace-io';
 
 export type ImportPhase = 'idle' | 'reading' | 'importing' | 'done' | 'failed' | 'cancelled';
@@ -17,6 +18,9 @@ export class RepoImportState {
   totalBytes = $state(0);
   message = $state('');
   private controller: AbortController | null = null;
+
+  /** `toasts`: where each outcome is told (the progress itself stays in the sidebar). */
+  constructor(private readonly toasts?: () => Toasts) {}
 
   get running(): boolean {
     return this.phase === 'reading' || this.phase === 'importing';
@@ -79,5 +83,12 @@ export class RepoImportState {
     } finally {
       this.controller = null;
     }
+    const failed = this.phase === 'failed';
+    this.toasts?.().show({
+      kind: failed ? 'error' : this.phase === 'done' ? 'success' : 'info',
+      text: failed ? `${name} was not imported: ${this.message}` : this.message,
+      key: 'repo-import',
+      testId: failed ? 'import-error' : 'import-result',
+    });
   }
 }
