@@ -1,11 +1,13 @@
 // IndexedDB persistence of sessions (DESIGN.md "Storage"). Key layout:
 //   sessions:  <id>                          small SessionRecord
-//   entries:   <id>/<seq padded to 8>        one Message per record; appending never rewrites earlier ones
+//   entries:   <id>/<seq padded to 8>        one Message per record (its large texts in Blobs: entry-codec.ts);
+//                                            appending never rewrites earlier ones
 //   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline   workspace zips
 //   settings:  "settings"                    the settings object (API keys stay in this store)
 import { get, set } from 'idb-keyval';
 import type { Message, UserMessage } from '../ai/types';
 import { mapStorageError, openDatabase, requestResult } from './db';
+import { decodeEntry, encodeEntry } from './entry-codec';
 import { findMessageProblem } from './message-schema';
 import { missingTrailingResults } from './repair-transcript';
 import type {
@@ -146,7 +148,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         const session = await readSession(s, sessionId);
         const seq = session.messageCount;
         // One transaction: the entry and the session record's count commit together or not at all.
-        s.entries.put(message, entryKey(sessionId, seq));
+        s.entries.put(encodeEntry(message), entryKey(sessionId, seq));
         s.sessions.put(accountFor(session, message, seq), sessionId);
         return seq;
       });
@@ -159,7 +161,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         const session = await readSession(s, sessionId);
         return requestResult(s.entries.getAll(prefixRange(`${sessionId}/`), session.messageCount));
       });
-      return (values as unknown[]).map((value, seq) => {
+      // Large texts come back from their Blobs after the transaction (reading a Blob is not a request of it).
+      const decoded = await Promise.all((values as unknown[]).map(decodeEntry));
+      return decoded.map((value, seq) => {
         const problem = findMessageProblem(value);
         if (problem) {
           throw new Error(
@@ -200,7 +204,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       };
       await db.transact(['sessions', 'entries', 'snapshots'], 'readwrite', 'the imported session', async (s) => {
         for (const [seq, message] of seed.messages.entries()) {
-          s.entries.put(message, entryKey(id, seq));
+          s.entries.put(seed.storedEntries?.[seq] ?? encodeEntry(message), entryKey(id, seq));
           session = accountFor(session, message, seq);
         }
         if (seed.latest) s.snapshots.put(seed.latest, `${id}/latest`);

@@ -2,7 +2,8 @@
 // and turn an imported file into a new stored session.
 import type { Runtime } from '../runtime/types';
 import { repairTranscript } from './repair-transcript';
-import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
+import { exportSessionFile, sessionFileName, type SessionExportInput } from './session-file';
+import { readSessionFileForStorage } from './session-file-reader';
 import { redactSecrets, scanForSecrets } from './secret-scan';
 import { decodeText } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
@@ -61,14 +62,15 @@ export function buildSessionDownload(input: SessionExportInput): { fileName: str
 }
 
 /** Validates a session file and stores it as a NEW session; throws SessionFileError and stores nothing if invalid. */
-export async function importSessionIntoStore(store: SessionStore, data: Uint8Array): Promise<SessionRecord> {
-  const file = await importSessionFile(data);
+export async function importSessionIntoStore(store: SessionStore, data: Uint8Array | Blob): Promise<SessionRecord> {
+  const file = await readSessionFileForStorage(data);
   return store.importSession({
     title: file.header.title,
     model: file.header.model,
     provider: file.header.provider,
     createdAt: file.header.createdAt,
     messages: file.messages,
+    storedEntries: file.storedEntries,
     latest: zipFromFiles(file.workspace),
     baseline: file.baseline ? zipFromFiles(file.baseline) : undefined,
     checkpoints: file.checkpoints,
