@@ -16,6 +16,12 @@ export default defineConfig({
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
   worker: { format: 'es' },
+  // The dev server finds dependencies by crawling from index.html, which does not reach what only Web Workers import
+  // (the embedded runtime, the session-file reader). Found on first use instead, they were optimized then and the
+  // page reloaded ("optimized dependencies changed"). Naming them here bundles them before the first load.
+  optimizeDeps: {
+    include: ['just-bash', 'fflate', 'minimatch', 'ignore', 'diff', '@sinclair/typebox', '@sinclair/typebox/value'],
+  },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   test: {
     include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'bench/**/*.test.ts'],

@@ -160,6 +160,7 @@ export class SessionController {
       if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cards.cardFor(call.id, call.name).args = call.arguments;
       if (m.role === 'toolResult') this.cards.applyResult(m);
     }
+    this.commandLog.rebuild(messages);
   }
 
   /** Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. */
