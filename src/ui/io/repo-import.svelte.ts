@@ -70,7 +70,8 @@ export class RepoImportState {
         onProgress: (p) => Object.assign(this, { files: p.files, totalFiles: p.totalFiles, bytes: p.bytes, totalBytes: p.totalBytes }),
       });
       const stripped = result.strippedPrefix ? ` (top folder ${result.strippedPrefix} removed)` : '';
-      this.message = `Imported ${name}: ${result.files.toLocaleString()} files${stripped}. ${describeSkipped(result.skipped)}`.trim();
+      const files = `${result.files.toLocaleString()} ${result.files === 1 ? 'file' : 'files'}`;
+      this.message = `Imported ${name}: ${files}${stripped}. ${describeSkipped(result.skipped)}`.trim();
       this.phase = 'done';
     } catch (error) {
       if (isCancel(error)) {
