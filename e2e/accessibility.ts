@@ -17,7 +17,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   }));
   await test.info().attach(`axe-${screen}.json`, { body: JSON.stringify(summary, null, 2), contentType: 'application/json' });
   const minor = summary.filter((v) => !BLOCKING.has(v.impact ?? ''));
-  if (minor.length > 0) console.log(`axe ${screen}: ${minor.map((v) => `${v.impact} ${v.id} (${v.targets.length})`).join(', ')}`);
+  if (minor.length > 0) console.log(`axe ${screen}: ${minor.map((v) => `${v.impact} ${v.id} at ${v.targets.slice(0, 2).join(' ; ')}`).join(', ')}`);
   const blocking = summary.filter((v) => BLOCKING.has(v.impact ?? ''));
   expect(blocking, `axe found serious or critical problems on ${screen}`).toEqual([]);
 }
