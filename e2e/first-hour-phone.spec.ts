@@ -7,6 +7,15 @@ import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn } fro
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
 test('phone: fixed top bar, the "…" menu on bubbles, toasts inside the screen, accessible screens', async ({ page, mock }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('runtime-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect(page.getByTestId('model-label')).toHaveText('Choose a model');
+  await page.getByTestId('runtime-status').getByRole('button').tap();
+  await expect(page.getByTestId('runtime-details')).toBeVisible();
+  const details = (await page.getByTestId('runtime-details').boundingBox())!;
+  expect(details.x + details.width).toBeLessThanOrEqual(390);
+  await snapshot(page, 'fh-19-phone-runtime-popover');
+  await page.keyboard.press('Escape');
   await openAndConfigure(page, mock);
   const topbar = page.locator('header.topbar');
   const bar = (await topbar.boundingBox())!;
@@ -18,8 +27,12 @@ test('phone: fixed top bar, the "…" menu on bubbles, toasts inside the screen,
     expect(b.y).toBeGreaterThanOrEqual(bar.y);
     expect(b.y + b.height).toBeLessThanOrEqual(bar.y + bar.height);
   }
-  await expect(page.getByTestId('topbar-approval-mode-read-only')).toBeVisible();
   await expect(page.getByTestId('model-label')).toHaveText('mock-model');
+  // One tap changes the approval mode.
+  await page.getByTestId('topbar-approval-mode-read-only').tap();
+  await expect(page.getByTestId('topbar-approval-mode-read-only')).toHaveAttribute('aria-checked', 'true');
+  await page.getByTestId('topbar-approval-mode-auto').tap();
+  await expect(page.getByTestId('topbar-approval-mode-auto')).toHaveAttribute('aria-checked', 'true');
 
   mock.setScript([callTurn('bash', { command: 'echo hi from the phone' }), textTurn('Ran it.')]);
   await ask(page, 'say hi');

@@ -15,14 +15,14 @@ const MB = 1024 * 1024;
 function messageText(shape: Shape, bytes: number): string {
   if (shape === 'one-run') return 'A'.repeat(bytes);
   if (shape === 'random-line') {
-    const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    const letters = Buffer.from('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+    const bytesOut = Buffer.allocUnsafe(bytes);
     let seed = 7;
-    const chars = new Array<string>(bytes);
     for (let i = 0; i < bytes; i++) {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      chars[i] = letters[seed % letters.length];
+      bytesOut[i] = letters[seed % letters.length];
     }
-    return chars.join('');
+    return bytesOut.toString('latin1');
   }
   const lineLength = Math.max(2, Math.floor(bytes / 100_000));
   return `${'x'.repeat(lineLength - 1)}\n`.repeat(100_000);

@@ -16,8 +16,14 @@ describe('provider switching', () => {
     s = { ...s, modelId: 'qwen3-coder:30b' };
     s = switchPreset(s, 'openrouter');
     expect(s).toMatchObject({ baseUrl: 'https://openrouter.ai/api/v1', modelId: 'openrouter/auto' });
+    s = { ...s, apiKey: 'sk-or' };
     s = switchPreset(s, 'ollama');
     expect(s.modelId).toBe('qwen3-coder:30b');
+    // The OpenRouter key stays with OpenRouter.
+    expect(s.apiKey).toBe('');
+    s = switchPreset(s, 'openrouter');
+    expect(s.apiKey).toBe('sk-or');
+    s = switchPreset(s, 'ollama');
     s = switchProvider(s, 'google');
     expect(s).toMatchObject({ modelId: 'gemini-3.5-flash', baseUrl: '', preset: '' });
     s = switchProvider(s, 'anthropic');

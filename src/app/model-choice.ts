@@ -99,8 +99,10 @@ export function switchPreset(settings: Settings, preset: string): Settings {
   if (settings.provider !== 'openai-compatible' || preset === settings.preset) return settings;
   const remembered = remember(settings);
   const choice = remembered[choiceKey('openai-compatible', preset)] ?? defaultChoice('openai-compatible', preset);
-  // A key typed before picking a preset (often the preset's own key) carries over to a preset that has none yet.
-  return apply(settings, remembered, 'openai-compatible', { ...choice, preset, apiKey: choice.apiKey || settings.apiKey });
+  // A key typed before any preset was picked is usually that preset's own; a key of another preset never moves over
+  // (it would be sent to that other endpoint).
+  const carried = settings.preset === '' ? settings.apiKey : '';
+  return apply(settings, remembered, 'openai-compatible', { ...choice, preset, apiKey: choice.apiKey || carried });
 }
 
 /** The settings to save: the reported limits of the chosen model kept when the provider's list had them. */
