@@ -15,6 +15,15 @@ export default defineConfig({
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
   worker: { format: 'es', plugins: () => [nodeGuestBundle()] },
+  // The dev server finds dependencies by crawling from index.html, which does not reach what only Web Workers import
+  // (the embedded runtime, the session-file reader). Found on first use instead, they were optimized then and the
+  // page reloaded ("optimized dependencies changed"). Naming them here bundles them before the first load.
+  optimizeDeps: {
+    include: [
+      'just-bash', 'fflate', 'minimatch', 'ignore', 'diff', '@sinclair/typebox', '@sinclair/typebox/value', 'just-git', 'just-git/repo',
+      'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync', '@noble/hashes/legacy.js', '@noble/hashes/sha2.js', 'sucrase',
+    ],
+  },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   test: {
     include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'bench/**/*.test.ts'],

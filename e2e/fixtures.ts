@@ -32,7 +32,7 @@ export async function openAndConfigure(page: Page, mock: MockProvider, setup: Pr
   const rootBaseUrl = provider === 'anthropic' || provider === 'google';
   await page.getByTestId('base-url').fill(rootBaseUrl ? mock.url : `${mock.url}/v1`);
   await page.getByTestId('api-key').fill('sk-test-not-a-real-key');
-  const modelFor = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5-mini', google: 'gemini-2.5-flash', 'openai-compatible': 'mock-model' };
+  const modelFor = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini', google: 'gemini-2.5-flash', 'openai-compatible': 'mock-model' };
   await page.getByTestId('model-input').fill(modelFor[provider]);
   if (setup.approvalMode) await page.getByTestId(`approval-mode-${setup.approvalMode}`).check();
   if (setup.theme) await page.getByTestId('theme-select').selectOption(setup.theme);

@@ -28,6 +28,8 @@ export type MockFault =
   | { type: 'contextTooLong'; times?: number }
   /** Answer with the provider's own rejected-key error `times` times (default 1); Gemini's is HTTP 400, not 401. */
   | { type: 'badKey'; times?: number }
+  /** Answer the provider's own "model not found" error (HTTP 404) `times` times (default 1). */
+  | { type: 'modelNotFound'; times?: number }
   /** After this many frames, send the provider's in-stream error (overloaded / server error), then end. */
   | { type: 'errorEvent'; afterFrames: number }
   /** Destroy the socket after sending this many SSE frames. */

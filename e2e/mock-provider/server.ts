@@ -8,6 +8,7 @@ import { openAIBadKey, openAIChatErrorEvent, openAIChatFrames, openAIContextTooL
 import { openAIResponsesContextTooLong, openAIResponsesErrorEvent, openAIResponsesFrames, openAIResponsesMalformedFrame } from './wire-openai-responses';
 import { isSummaryRequest, requestTokens } from './request-size';
 import { matches, parseScript, requestFacts, type MockTurn, type WireApi } from './script';
+import { DEFAULT_MODEL_LISTS, listKey, modelListApiFor, modelListPage, type MockListedModel, type ModelListApi } from './wire-models';
 
 export type RecordedRequest = {
   api: WireApi;
@@ -38,6 +39,10 @@ export type MockProvider = {
   setContextWindows(windows: Record<string, number>): void;
   /** Every model request received, oldest first (control endpoints and preflights excluded). */
   readonly requests: RecordedRequest[];
+  /** Replaces what GET /models lists for one API (see wire-models.ts for the defaults). */
+  setModels(api: ModelListApi, models: MockListedModel[]): void;
+  /** Every model-list request (GET), oldest first; kept apart from `requests` so scripted turns count alone. */
+  readonly listRequests: { api: ModelListApi; path: string; status: number }[];
   /** Clears the script and the recorded requests. */
   reset(): void;
   close(): Promise<void>;
@@ -53,6 +58,8 @@ export async function startMockProvider(
   let contextWindows: Record<string, number> = { ...options.contextWindows };
   let summaries = 0;
   const requests: RecordedRequest[] = [];
+  const listRequests: MockProvider['listRequests'][number][] = [];
+  const modelLists: Record<ModelListApi, MockListedModel[]> = structuredClone(DEFAULT_MODEL_LISTS);
   let serial = 0;
   const sockets = new Set<Socket>();
 
@@ -78,6 +85,8 @@ export async function startMockProvider(
     const bodyText = await readBody(req);
 
     if (url.pathname.startsWith('/__mock/')) return control(req, res, url.pathname, bodyText);
+    const listApi = req.method === 'GET' ? modelListApiFor(req, url.pathname) : undefined;
+    if (listApi) return listModels(req, res, listApi, url);
     const api = apiFor(url.pathname);
     if (!api || req.method !== 'POST') {
       return sendJson(req, res, 404, { error: { message: `mock provider: nothing at ${req.method} ${url.pathname}` } });
@@ -116,7 +125,7 @@ export async function startMockProvider(
     if (turn.delayMs) await sleep(turn.delayMs);
 
     const fault = turn.fault;
-    if ((fault?.type === 'status' || fault?.type === 'contextTooLong' || fault?.type === 'badKey') && queued.faultsLeft > 0) {
+    if ((fault?.type === 'status' || fault?.type === 'contextTooLong' || fault?.type === 'badKey' || fault?.type === 'modelNotFound') && queued.faultsLeft > 0) {
       queued.faultsLeft--;
       const headers: Record<string, string> = {};
       if (fault.type === 'status' && fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
@@ -124,6 +133,7 @@ export async function startMockProvider(
       const { status, payload } =
         fault.type === 'contextTooLong' ? { status: 400, payload: contextTooLong(api) }
         : fault.type === 'badKey' ? badKey(api)
+        : fault.type === 'modelNotFound' ? { status: 404, payload: modelNotFound(api, modelOf(api, req.url ?? '', body)) }
         : { status: fault.status, payload: errorBody(api, fault.status, fault.message) };
       record.status = status;
       return sendJson(req, res, status, payload, headers);
@@ -131,6 +141,18 @@ export async function startMockProvider(
     if (--queued.servesLeft === 0) queue = queue.filter((q) => q !== queued);
     else queued.faultsLeft = faultTimes(turn);
     await streamTurn(req, res, api, turn, body, tokens);
+  }
+
+  function listModels(req: IncomingMessage, res: ServerResponse, api: ModelListApi, url: URL): void {
+    // Like the real APIs, no key is no list (a keyless local server would not check, but these three do).
+    if (listKey(api, req, url) === '') {
+      const wire: WireApi = api === 'openai' ? 'openai-chat' : api;
+      const { status, payload } = badKey(wire);
+      listRequests.push({ api, path: url.pathname + url.search, status });
+      return sendJson(req, res, status, payload);
+    }
+    listRequests.push({ api, path: url.pathname + url.search, status: 200 });
+    sendJson(req, res, 200, modelListPage(api, modelLists[api], url));
   }
 
   async function streamTurn(req: IncomingMessage, res: ServerResponse, api: WireApi, scripted: MockTurn, body: unknown, inputTokens: number) {
@@ -203,6 +225,7 @@ export async function startMockProvider(
     setContextWindows({});
     requests.length = 0;
     summaries = 0;
+    listRequests.length = 0;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -216,6 +239,10 @@ export async function startMockProvider(
     setScript,
     setContextWindows,
     requests,
+    setModels: (api, models) => {
+      modelLists[api] = models;
+    },
+    listRequests,
     reset,
     close: () =>
       new Promise<void>((resolve) => {
@@ -245,13 +272,22 @@ function includeUsage(body: unknown): boolean {
 
 function faultTimes(turn: MockTurn): number {
   const fault = turn.fault;
-  return fault?.type === 'status' || fault?.type === 'contextTooLong' || fault?.type === 'badKey' ? (fault.times ?? 1) : 0;
+  return fault?.type === 'status' || fault?.type === 'contextTooLong' || fault?.type === 'badKey' || fault?.type === 'modelNotFound' ? (fault.times ?? 1) : 0;
 }
 
 function badKey(api: WireApi): { status: number; payload: unknown } {
   if (api === 'anthropic') return { status: 401, payload: anthropicBadKey() };
   if (api === 'gemini') return { status: 400, payload: geminiBadKey() };
   return { status: 401, payload: openAIBadKey() };
+}
+
+/** Each API's 404 for a model it does not serve. */
+function modelNotFound(api: WireApi, model: string): unknown {
+  if (api === 'anthropic') return { type: 'error', error: { type: 'not_found_error', message: `model: ${model}` } };
+  if (api === 'gemini') {
+    return { error: { code: 404, message: `models/${model} is not found for API version v1beta, or is not supported for generateContent.`, status: 'NOT_FOUND' } };
+  }
+  return { error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } };
 }
 
 function errorEvent(api: WireApi, model: string): string {

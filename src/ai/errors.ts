@@ -12,6 +12,7 @@ export type FailureKind =
   | 'timeout'
   | 'aborted'
   | 'bad_request'
+  | 'model_not_found'
   | 'stream'
   | 'unknown';
 
@@ -119,6 +120,13 @@ export function classifyFacts(facts: ErrorFacts, context: FailureContext): Provi
   if (status === 408 || facts.isTimeout) {
     return { kind: 'timeout', retryable: true, retryAfterMs, message: `${provider} did not answer in time. Try again.` };
   }
+  if (isModelNotFound(status, text, facts.code)) {
+    return {
+      kind: 'model_not_found',
+      retryable: false,
+      message: `${provider} does not offer this model to this key (HTTP ${status}). Pick another model in settings.${quoted}`,
+    };
+  }
   if (status !== undefined && status >= 400) {
     return {
       kind: 'bad_request',
@@ -139,6 +147,12 @@ export function classifyFacts(facts: ErrorFacts, context: FailureContext): Provi
 export function isContextOverflow(text: string, code?: string): boolean {
   if (code === 'context_length_exceeded') return true;
   return CONTEXT_OVERFLOW.some((pattern) => pattern.test(text));
+}
+
+/** A 404 that names a model: OpenAI's `model_not_found`, Anthropic's `not_found_error` ("model: x"), Gemini's NOT_FOUND. */
+function isModelNotFound(status: number | undefined, text: string, code?: string): boolean {
+  if (code === 'model_not_found') return true;
+  return status === 404 && /model/i.test(text);
 }
 
 /** Gemini answers a bad key with HTTP 400 INVALID_ARGUMENT (reason API_KEY_INVALID), so the status alone misses it. */
@@ -233,6 +247,11 @@ export function factsOf(error: unknown): ErrorFacts {
   else if (
     status === undefined &&
     (name === 'APIConnectionError' ||
+      e.constructor?.name === 'APIConnectionError' ||
+      // The OpenAI and Anthropic SDKs keep name "Error" on their connection errors (and a build renames classes),
+      // so their fixed message and the fetch TypeError they wrap are the witnesses that survive.
+      /^Connection error\.?$/i.test(message) ||
+      e.cause instanceof TypeError ||
       (name === 'TypeError' && /fetch|network|load failed|terminated/i.test(message)))
   ) {
     facts.isNetwork = true;

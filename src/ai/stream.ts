@@ -15,7 +15,7 @@ import type { AssistantMessageStream, Model, StreamRequest } from './types';
 
 export type { ProviderStreamOptions } from './providers/run-provider';
 
-export { PROVIDER_IDS, type ProviderId } from './provider-ids';
+export { PROVIDER_IDS, type ProviderId } from './provider-id';
 export type WireApi = 'anthropic-messages' | 'openai-responses' | 'openai-completions' | 'google-generative-ai';
 
 /** The wire API a model speaks, or undefined for an unknown provider id. */

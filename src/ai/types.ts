@@ -21,7 +21,8 @@ export type Usage = {
   output: number;
   cacheRead: number;
   cacheWrite: number;
-  cost: { total: number };
+  /** `unknown` when the model's price is not known: `total` then counts nothing and must not be shown as $0. */
+  cost: { total: number; unknown?: boolean };
 };
 
 export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent)[]; timestamp: number };
@@ -55,7 +56,8 @@ export type Model = {
   maxTokens: number;
   input: ('text' | 'image')[];
   reasoning: boolean;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number }; // $ per million tokens
+  /** $ per million tokens; absent when the price is unknown (a custom model, a new one, a changing promotion). */
+  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 };
 
 /** What a provider is told about a tool: the model-facing half of an AgentTool. */

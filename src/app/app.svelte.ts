@@ -6,6 +6,8 @@ import type { SessionStore } from '../store';
 import type { SessionLibrary } from './session-library.svelte';
 import type { AgentTool } from '../agent/types';
 import { FileTreeState } from './file-tree.svelte';
+import { LiveModelList } from './live-models.svelte';
+import { Toasts } from './toasts.svelte';
 import { resolveModel } from './model-choice';
 import { PreviewServers } from './preview-servers.svelte';
 import { SessionController } from './session-controller.svelte';
@@ -55,6 +57,10 @@ export class AppState {
   /** A problem the person should know about that belongs to no session (e.g. settings could not be saved). */
   notice = $state<string | null>(null);
   readonly preview = new PreviewServers();
+  /** The provider's own model list, kept between openings of the settings dialog. */
+  readonly liveModels = new LiveModelList();
+  /** Transient outcomes (imports, exports) for the page's toast area. */
+  readonly toasts = new Toasts();
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -194,6 +200,12 @@ export class AppState {
     if (runtimeChanged) {
       this.notice = 'The runtime choice takes effect when you reload the page.';
     }
+  }
+
+  /** Changes the approval mode from the top bar (the policy reads it at the next tool call) and stores it. */
+  async setApprovalMode(mode: Settings['approvalMode']): Promise<void> {
+    this.settings.approvalMode = mode;
+    await this.persistSettings();
   }
 
   /** Removes the stored API key. */

@@ -16,7 +16,8 @@ import { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
 import { workspaceSystemPrompt } from './workspace-prompt';
 
-export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number };
+/** `costUnknown`: some reply came from a model whose price is unknown, so `cost` counts only the others. */
+export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; costUnknown: boolean };
 
 /** What a session tells its subscribers (persistence): a message joined the transcript; a run ended. */
 export type SessionEvent = { type: 'message'; message: Message } | { type: 'run-end' };
@@ -109,7 +110,7 @@ export class SessionController {
 
   /** Token and cost totals of this session's assistant messages. */
   get totals(): SessionTotals {
-    const t: SessionTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+    const t: SessionTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false };
     for (const m of this.messages) {
       if (m.role !== 'assistant') continue;
       t.input += m.usage.input;
@@ -117,6 +118,7 @@ export class SessionController {
       t.cacheRead += m.usage.cacheRead;
       t.cacheWrite += m.usage.cacheWrite;
       t.cost += m.usage.cost.total;
+      if (m.usage.cost.unknown) t.costUnknown = true;
     }
     return t;
   }
@@ -154,6 +156,7 @@ export class SessionController {
       if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cards.cardFor(call.id, call.name).args = call.arguments;
       if (m.role === 'toolResult') this.cards.applyResult(m);
     }
+    this.commandLog.rebuild(messages);
   }
 
   /** Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. */

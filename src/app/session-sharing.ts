@@ -52,6 +52,6 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
 }
 
 /** Validates a session file and stores it as a new session; throws SessionFileError (line, field) and stores nothing. */
-export function importSharedSession(store: SessionStore, data: Uint8Array): Promise<SessionRecord> {
+export function importSharedSession(store: SessionStore, data: Uint8Array | Blob): Promise<SessionRecord> {
   return importSessionIntoStore(store, data);
 }

@@ -1,6 +1,9 @@
 // The state of each tool call as the transcript shows it: from the moment its arguments stream in until its result.
 import type { ToolResultMessage } from '../ai/types';
 
+/** The one line-count rule of the tools (a final newline ends the last line), for cards that count lines. */
+export { countLines } from '../tools/truncate';
+
 export type ToolCardStatus = 'pending' | 'running' | 'done' | 'error' | 'blocked';
 
 /** One tool call's card. Fields are reactive; the controller is the only writer. */

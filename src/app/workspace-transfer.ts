@@ -48,7 +48,7 @@ export class WorkspaceTransfer {
   }
 
   /** Validates a session file and opens it as a new session; throws SessionFileError (nothing stored) if invalid. */
-  async importSessionFile(data: Uint8Array): Promise<SessionRecord> {
+  async importSessionFile(data: Uint8Array | Blob): Promise<SessionRecord> {
     const record = await importSharedSession(this.session.store, data);
     await this.session.refresh();
     await this.session.open(record.id);

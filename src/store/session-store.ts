@@ -1,6 +1,7 @@
 // IndexedDB persistence of sessions (DESIGN.md "Storage"). Key layout:
 //   sessions:  <id>                          small SessionRecord
-//   entries:   <id>/<seq padded to 8>        one Message per record; appending never rewrites earlier ones
+//   entries:   <id>/<seq padded to 8>        one Message per record (its large texts in Blobs: entry-codec.ts);
+//                                            appending never rewrites earlier ones
 //              <id>/compaction/<n padded>    one CompactionEntry per record, in the order made
 //              <id>/draft                    the reply being streamed (overwritten; cleared when it completes)
 //   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline   workspace zips
@@ -10,6 +11,7 @@ import { messageText, titleFromPrompt } from '../ai/messages';
 import type { AssistantMessage, CompactionEntry, Message, Usage, UserMessage } from '../ai/types';
 import { findCompactionProblem } from './compaction-schema';
 import { mapStorageError, openDatabase, requestResult } from './db';
+import { decodeEntry, encodeEntry } from './entry-codec';
 import { findMessageProblem } from './message-schema';
 import { missingTrailingResults } from './repair-transcript';
 import type {
@@ -153,7 +155,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         const session = await readSession(s, sessionId);
         const seq = session.messageCount;
         // One transaction: the entry and the session record's count commit together or not at all.
-        s.entries.put(message, entryKey(sessionId, seq));
+        s.entries.put(encodeEntry(message), entryKey(sessionId, seq));
         s.sessions.put(accountFor(session, message, seq), sessionId);
         return seq;
       });
@@ -166,7 +168,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         const session = await readSession(s, sessionId);
         return requestResult(s.entries.getAll(messageRange(sessionId), session.messageCount));
       });
-      return (values as unknown[]).map((value, seq) => {
+      // Large texts come back from their Blobs after the transaction (reading a Blob is not a request of it).
+      const decoded = await Promise.all((values as unknown[]).map(decodeEntry));
+      return decoded.map((value, seq) => {
         const problem = findMessageProblem(value);
         if (problem) {
           throw new Error(
@@ -264,7 +268,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       };
       await db.transact(['sessions', 'entries', 'snapshots'], 'readwrite', 'the imported session', async (s) => {
         for (const [seq, message] of seed.messages.entries()) {
-          s.entries.put(message, entryKey(id, seq));
+          s.entries.put(seed.storedEntries?.[seq] ?? encodeEntry(message), entryKey(id, seq));
           session = accountFor(session, message, seq);
         }
         for (const [n, compaction] of (seed.compactions ?? []).entries()) {

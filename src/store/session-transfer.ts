@@ -3,7 +3,8 @@
 import type { Message } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { repairTranscript } from './repair-transcript';
-import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
+import { exportSessionFile, sessionFileName, type SessionExportInput } from './session-file';
+import { readSessionFileForStorage } from './session-file-reader';
 import { redactSecrets, scanForSecrets } from './secret-scan';
 import { decodeText } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
@@ -82,8 +83,8 @@ export function buildSessionDownload(input: SessionExportInput): { fileName: str
 }
 
 /** Validates a session file and stores it as a NEW session; throws SessionFileError and stores nothing if invalid. */
-export async function importSessionIntoStore(store: SessionStore, data: Uint8Array): Promise<SessionRecord> {
-  const file = await importSessionFile(data);
+export async function importSessionIntoStore(store: SessionStore, data: Uint8Array | Blob): Promise<SessionRecord> {
+  const file = await readSessionFileForStorage(data);
   return store.importSession({
     title: file.header.title,
     model: file.header.model,
@@ -91,6 +92,7 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     createdAt: file.header.createdAt,
     messages: file.messages,
     compactions: file.compactions,
+    storedEntries: file.storedEntries,
     latest: zipFromFiles(file.workspace),
     baseline: file.baseline ? zipFromFiles(file.baseline) : undefined,
     checkpoints: file.checkpoints,

@@ -60,6 +60,11 @@ export type SessionSeed = {
   messages: Message[];
   /** Compactions of `messages` (atSeq at most messages.length), in the order made. */
   compactions?: CompactionEntry[];
+  /**
+   * The messages already in their stored form (entry-codec.ts), prepared off the page's thread, same order. When
+   * given, they are what is stored, and `messages` only count tokens and cost (their large texts may be blank).
+   */
+  storedEntries?: unknown[];
   latest?: Uint8Array; // workspace zip
   baseline?: Uint8Array; // baseline zip
   checkpoints?: Map<number, Uint8Array>;

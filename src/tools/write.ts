@@ -52,7 +52,8 @@ export function createWriteTool(target: Runtime | Workspace): AgentTool<typeof w
           lines: countLines(args.content),
         };
         const verb = details.created ? 'Created' : 'Overwrote';
-        return textResult(`${verb} ${shown}: wrote ${details.bytes} bytes, ${details.lines} lines.`, details);
+        const bytesText = `${details.bytes} ${details.bytes === 1 ? 'byte' : 'bytes'}`;
+        return textResult(`${verb} ${shown}: wrote ${bytesText}, ${details.lines} ${details.lines === 1 ? 'line' : 'lines'}.`, details);
       });
     },
   };

@@ -10,6 +10,8 @@ export type ProviderStreamOptions = StreamOptions & {
   retry?: Partial<RetryPolicy>;
   /** Replaces globalThis.fetch for the SDKs (tests, proxies). */
   fetch?: typeof fetch;
+  /** Told the classified failure that ends the stream with an error (the connection test names its kind). */
+  onFailure?: (failure: ProviderFailure) => void;
 };
 
 export type AttemptContext = {
@@ -75,7 +77,10 @@ async function drive(
         if (!isHttpFailure(failure) && builder.hasContent) failure = streamBroke(providerLabel, failure);
       }
       const canRetry = failure.retryable && !builder.hasContent && retry < policy.maxRetries;
-      if (!canRetry) return void builder.fail('error', failure.message + retriesNote(retry));
+      if (!canRetry) {
+        options.onFailure?.(failure);
+        return void builder.fail('error', failure.message + retriesNote(retry));
+      }
       if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxDelayMs) {
         const seconds = Math.ceil(failure.retryAfterMs / 1000);
         return void builder.fail('error', `${failure.message} ${providerLabel} asks to wait ${seconds} s before trying again.`);
@@ -95,7 +100,7 @@ async function drive(
 const ABORTED = 'Stopped before the reply finished.';
 
 function isHttpFailure(failure: ProviderFailure): boolean {
-  return ['auth', 'quota', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'bad_request'].includes(failure.kind);
+  return ['auth', 'quota', 'rate_limit', 'overloaded', 'server', 'context_overflow', 'bad_request', 'model_not_found'].includes(failure.kind);
 }
 
 function streamBroke(providerLabel: string, cause: ProviderFailure): ProviderFailure {

@@ -17,7 +17,8 @@ export type TranscriptSink = {
 
 const BOLD = '\x1b[1m';
 const RED = '\x1b[31m';
-const DIM = '\x1b[2m';
+// Grey (bright black) rather than dim: xterm draws dim text at half opacity, too faint to read (WCAG contrast).
+const DIM = '\x1b[90m';
 const RESET = '\x1b[0m';
 
 type Written = { id: string; command: string; outputLength: number; finished: boolean };

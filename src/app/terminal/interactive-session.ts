@@ -23,7 +23,8 @@ export function canOpenShell(runtime: Runtime): runtime is Runtime & Interactive
   return typeof (runtime as Partial<InteractiveShellHost>).openShell === 'function';
 }
 
-const DIM = '\x1b[2m';
+// Grey (bright black) rather than dim: xterm draws dim text at half opacity, too faint to read (WCAG contrast).
+const DIM = '\x1b[90m';
 const RED = '\x1b[31m';
 const RESET = '\x1b[0m';
 

@@ -20,7 +20,8 @@ const ESC = '\x1b';
 const CSI = `${ESC}[`;
 const RED = `${CSI}31m`;
 const CYAN = `${CSI}36m`;
-const DIM = `${CSI}2m`;
+// Grey (bright black) rather than dim: xterm draws dim text at half opacity, too faint to read (WCAG contrast).
+const DIM = `${CSI}90m`;
 const RESET = `${CSI}0m`;
 
 // Input sequences xterm sends for editing keys (normal and application cursor modes).

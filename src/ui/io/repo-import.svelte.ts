@@ -3,6 +3,7 @@
 // every check passed (the store refuses a bad zip before anything is written).
 import type { SessionLibrary } from '../../app/session-library.svelte';
 import { describeSkipped, isCancel } from '../../app/import-outcome';
+import type { Toasts } from '../../app/toasts.svelte';
 import type { RepoSource } from '../../app/workspace-io';
 import { errorText } from '../../app/error-text';
 
@@ -18,6 +19,9 @@ export class RepoImportState {
   totalBytes = $state(0);
   message = $state('');
   private controller: AbortController | null = null;
+
+  /** `toasts`: where each outcome is told (the progress itself stays in the sidebar). */
+  constructor(private readonly toasts?: () => Toasts) {}
 
   get running(): boolean {
     return this.phase === 'reading' || this.phase === 'importing';
@@ -67,7 +71,8 @@ export class RepoImportState {
         onProgress: (p) => Object.assign(this, { files: p.files, totalFiles: p.totalFiles, bytes: p.bytes, totalBytes: p.totalBytes }),
       });
       const stripped = result.strippedPrefix ? ` (top folder ${result.strippedPrefix} removed)` : '';
-      this.message = `Imported ${name}: ${result.files.toLocaleString()} files${stripped}. ${describeSkipped(result.skipped)}`.trim();
+      const files = `${result.files.toLocaleString()} ${result.files === 1 ? 'file' : 'files'}`;
+      this.message = `Imported ${name}: ${files}${stripped}. ${describeSkipped(result.skipped)}`.trim();
       this.phase = 'done';
     } catch (error) {
       if (isCancel(error)) {
@@ -80,5 +85,12 @@ export class RepoImportState {
     } finally {
       this.controller = null;
     }
+    const failed = this.phase === 'failed';
+    this.toasts?.().show({
+      kind: failed ? 'error' : this.phase === 'done' ? 'success' : 'info',
+      text: failed ? `${name} was not imported: ${this.message}` : this.message,
+      key: 'repo-import',
+      testId: failed ? 'import-error' : 'import-result',
+    });
   }
 }

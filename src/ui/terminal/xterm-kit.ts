@@ -50,7 +50,7 @@ export function themeFor(element: HTMLElement): ITheme {
     cursor: foreground,
     cursorAccent: background,
     selectionBackground: light ? 'rgba(37, 99, 235, 0.25)' : 'rgba(96, 165, 250, 0.35)',
-    ...(light ? LIGHT_ANSI : {}),
+    ...(light ? LIGHT_ANSI : DARK_ANSI),
   };
 }
 
@@ -86,6 +86,9 @@ const LIGHT_ANSI: ITheme = {
   brightCyan: '#138894',
   brightWhite: '#3a3a3a',
 };
+
+// On dark backgrounds only the grey needs lifting: xterm's default bright black reads at under 3:1.
+const DARK_ANSI: ITheme = { brightBlack: '#9a9a92' };
 
 function isLight(color: string): boolean {
   const match = /rgba?\((\d+)[,\s]+(\d+)[,\s]+(\d+)/.exec(color);

@@ -1,6 +1,7 @@
 // A tool call's arguments as a person reads them: the command for bash, path and line range for read, path and
 // size for write, a diff for edit.
 import { isCodingToolName } from '../../app/settings';
+import { countLines } from '../../app/tool-cards.svelte';
 
 export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk'; text: string };
 export type ToolSummary = { title: string; detail?: string; code?: string; diff?: DiffLine[] };
@@ -67,7 +68,8 @@ export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: 
     }
     case 'write': {
       const content = str(args.content) ?? '';
-      const lines = content === '' ? 0 : content.split('\n').length;
+      // The write tool's own count, so the header and the result below it agree.
+      const lines = countLines(content);
       return { title: `Write ${path ?? ''}`, detail: `${formatBytes(new TextEncoder().encode(content).length)}, ${lines} line${lines === 1 ? '' : 's'}` };
     }
     case 'edit':
