@@ -64,7 +64,8 @@ test('Esc stops a streaming reply', async ({ page, mock }) => {
 
 test('a message sent while the agent works is queued and delivered after the tool batch', async ({ page, mock }) => {
   mock.setScript([
-    callTurn('bash', { command: 'sleep 2; echo built' }),
+    // Long enough that the follow-up is typed while it runs, even on a loaded machine.
+    callTurn('bash', { command: 'sleep 5; echo built' }),
     { when: { lastUserContains: 'also count the files' }, content: [{ type: 'text', text: 'Got your follow-up: counting files next.' }] },
   ]);
   await openAndConfigure(page, mock);
@@ -73,7 +74,7 @@ test('a message sent while the agent works is queued and delivered after the too
   await ask(page, 'also count the files');
   await expect(page.getByTestId('queued-message')).toContainText('also count the files');
   await snapshot(page, '12-queued');
-  await expect(card(page, 'bash')).toHaveAttribute('data-status', 'done', { timeout: 10_000 });
+  await expect(card(page, 'bash')).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
   await expect(page.getByTestId('queued-message')).toHaveCount(0);
   const users = page.locator('[data-testid="message"][data-role="user"]');
   await expect(users).toHaveCount(2);
