@@ -25,6 +25,8 @@ export type EmbeddedWorkerOptions = EmbeddedRuntimeOptions & {
 };
 
 export const STOP_GRACE_MS = 3000;
+// How long after a command's own deadline the page steps in, should the worker not have stopped it.
+const WORKER_DEADLINE_MARGIN_MS = 250;
 
 type PackedFiles = { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer };
 
@@ -196,8 +198,9 @@ class WorkerEmbeddedRuntime implements Runtime {
     };
     const onAbort = () => requestStop('abort');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    // The worker enforces timeoutMs itself; this only starts the grace period if it cannot.
-    const timer = opts.timeoutMs !== undefined ? setTimeout(() => requestStop('timeout'), opts.timeoutMs) : undefined;
+    // The worker enforces timeoutMs itself (and says "timed out"); this only starts the grace period if it cannot, a
+    // little later, so it never races the worker's own deadline and turns a timeout into an abort.
+    const timer = opts.timeoutMs !== undefined ? setTimeout(() => requestStop('timeout'), opts.timeoutMs + WORKER_DEADLINE_MARGIN_MS) : undefined;
     this.post({ type: 'exec', id, command, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, stream: opts.onOutput !== undefined });
     try {
       return await result;

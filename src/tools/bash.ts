@@ -92,7 +92,7 @@ export function createBashTool(target: Runtime | Workspace): AgentTool<typeof ba
       const { text, details } = await finishOutput(workspace, toolCallId, output.text(), exitCode);
       if (stoppedBy === 'abort') throw new Error(`${text}\n\nCommand aborted; it was stopped before finishing.`);
       if (stoppedBy === 'timeout') {
-        throw new Error(`${text}\n\nCommand timed out after ${timeoutSeconds} seconds and was killed. ` +
+        throw new Error(`${text}\n\nCommand timed out after ${timeoutSeconds} second${timeoutSeconds === 1 ? '' : 's'} and was killed. ` +
           'Give a larger timeout, or run long tasks in the background and check on them.');
       }
       if (failure !== null) {
