@@ -1,7 +1,7 @@
 // The runtime-side search (Runtime.search): a walk with the tools' ignore rules plus matching, run where the files
 // are and answered in one round trip. Requests and results are plain data, so they cross a worker boundary as is.
 
-import type { EntryType } from './types';
+import type { EntryType } from './entry-type';
 
 /** Matching lines of the files under (or at) `path`, the grep tool's search. */
 export type ContentSearchRequest = {

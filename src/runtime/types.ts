@@ -1,8 +1,9 @@
 // The sandbox contract (../shared/DESIGN.md, "Runtime"). Tools only ever talk to this interface.
 
+import type { EntryType } from './entry-type';
 import type { SearchRequest, SearchResult } from './search-types';
 
-export type EntryType = 'file' | 'dir' | 'symlink';
+export type { EntryType };
 
 export type ExecOptions = {
   cwd?: string;
