@@ -4,6 +4,7 @@
 
 import { errorText } from '../../ai/messages';
 import type { Runtime } from '../../runtime/types';
+import { matchKey, PASTE_END, PASTE_START, unknownEscapeLength, type EditKey } from './terminal-keys';
 
 export type ShellRuntime = Pick<Runtime, 'exec' | 'workdir'>;
 
@@ -23,43 +24,6 @@ const CYAN = `${CSI}36m`;
 // Grey (bright black) rather than dim: xterm draws dim text at half opacity, too faint to read (WCAG contrast).
 const DIM = `${CSI}90m`;
 const RESET = `${CSI}0m`;
-
-// Input sequences xterm sends for editing keys (normal and application cursor modes).
-const KEYS: Record<string, EditKey> = {
-  '\r': 'enter',
-  '\x7f': 'backspace',
-  '\b': 'backspace',
-  '\x03': 'interrupt',
-  '\x0c': 'clear-screen',
-  '\x01': 'home',
-  '\x05': 'end',
-  '\x15': 'kill-before',
-  '\x0b': 'kill-after',
-  '\x17': 'kill-word',
-  '\x04': 'delete-or-nothing',
-  [`${CSI}A`]: 'up',
-  [`${ESC}OA`]: 'up',
-  [`${CSI}B`]: 'down',
-  [`${ESC}OB`]: 'down',
-  [`${CSI}C`]: 'right',
-  [`${ESC}OC`]: 'right',
-  [`${CSI}D`]: 'left',
-  [`${ESC}OD`]: 'left',
-  [`${CSI}H`]: 'home',
-  [`${ESC}OH`]: 'home',
-  [`${CSI}1~`]: 'home',
-  [`${CSI}F`]: 'end',
-  [`${ESC}OF`]: 'end',
-  [`${CSI}4~`]: 'end',
-  [`${CSI}3~`]: 'delete',
-};
-
-type EditKey =
-  | 'enter' | 'backspace' | 'interrupt' | 'clear-screen' | 'home' | 'end' | 'kill-before' | 'kill-after'
-  | 'kill-word' | 'delete-or-nothing' | 'up' | 'down' | 'right' | 'left' | 'delete';
-
-const PASTE_START = `${CSI}200~`;
-const PASTE_END = `${CSI}201~`;
 
 /** A prompt, a line editor with history, and command execution through `runtime.exec` with Ctrl+C to abort. */
 export class LineShell {
@@ -424,21 +388,3 @@ function movement(from: number, to: number, columns: number): string {
   if (rowDelta !== 0 || column !== from % columns) sequence += column === 0 ? '\r' : `\r${CSI}${column}C`;
   return sequence;
 }
-
-function matchKey(data: string): { key: EditKey; length: number } | null {
-  for (const length of [4, 3, 2, 1]) {
-    const key = KEYS[data.slice(0, length)];
-    if (key && data.length >= length) return { key, length };
-  }
-  return null;
-}
-
-// Skip escape sequences we do not handle (function keys, Alt+key) rather than inserting their bytes.
-function unknownEscapeLength(data: string): number {
-  const csi = /^\x1b\[[0-9;?]*[ -/]*[@-~]/.exec(data);
-  if (csi) return csi[0].length;
-  const ss3 = /^\x1bO./.exec(data);
-  if (ss3) return ss3[0].length;
-  return Math.min(data.length, 2);
-}
-
