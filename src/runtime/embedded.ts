@@ -15,6 +15,8 @@ import { WatchBatcher } from './watch-batcher';
 import { lazyGitCommand } from './git/git-command';
 import { PendingBaseline } from './git/pending-baseline';
 import { createNodeCommand, type NodeCommand } from './node/node-command';
+import { createNpmCommands, type NpmCommands } from './npm/npm-command';
+import type { NpmEnvironment } from './npm/npm-environment';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -24,6 +26,8 @@ export type EmbeddedRuntimeOptions = {
   files?: Record<string, string | Uint8Array>;
   /** Absolute workspace folder; default /home/project. */
   workdir?: string;
+  /** npm's registry and tarball cache; default: the public registry and a cache in memory. */
+  npm?: NpmEnvironment;
 };
 
 export type EmbeddedExecOptions = ExecOptions & {
@@ -67,6 +71,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
   private readonly baseline = new PendingBaseline();
   private readonly node: NodeCommand = createNodeCommand();
+  private readonly npm: NpmCommands;
   private cwd: string;
   private disposed = false;
 
@@ -81,12 +86,18 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
     const loops = interruptibleLoops();
+    this.npm = createNpmCommands(options.npm);
     this.bash = new Bash({
       fs: this.fs,
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
-      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }), this.node.command],
+      customCommands: [
+        loops.command,
+        lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }),
+        this.npm.beforeUse(this.node.command),
+        ...this.npm.commands,
+      ],
     });
     this.bash.registerTransformPlugin(loops.plugin);
   }
@@ -240,6 +251,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async importZip(zip: Uint8Array): Promise<void> {
     this.assertLive();
     await this.replaceWorkspace(unpackWorkspaceZip(zip)); // validated before anything is deleted
+    this.npm.restored(); // snapshots leave node_modules out: the first command that needs it reinstalls it
   }
 
   /** Replaces the whole workspace with `files` (replace, not merge); folders are created for their parents. */
