@@ -293,7 +293,10 @@ class WorkerEmbeddedRuntime implements Runtime {
     const npm = this.options.npm;
     try {
       if (!npm) throw new Error('this page gave npm no registry or cache');
-      const value = call.op === 'registry' ? await npm.registry() : call.op === 'cache-get' ? await npm.cache.get(call.key) : await npm.cache.put(call.key, call.data);
+      let value: string | Uint8Array | undefined;
+      if (call.op === 'registry') value = await npm.registry();
+      else if (call.op === 'cache-get') value = await npm.cache.get(call.key);
+      else await npm.cache.put(call.key, call.data);
       if (!this.disposed && this.worker) this.post({ type: 'npm-host-reply', request, value });
     } catch (error) {
       if (!this.disposed && this.worker) this.post({ type: 'npm-host-failed', request, message: error instanceof Error ? error.message : String(error) });
