@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'fflate';
 import { packTar } from 'modern-tar';
@@ -30,8 +30,15 @@ export type FixtureRegistry = {
   close(): Promise<void>;
 };
 
-/** Starts the registry on `port` (0: any free port) on 127.0.0.1. */
-export async function startFixtureRegistry(port = 0): Promise<FixtureRegistry> {
+export type FixtureRegistryOptions = {
+  /** Default 0: any free port (on 127.0.0.1). */
+  port?: number;
+  /** Added before every answer, to play a registry across the internet (the bench). */
+  latencyMs?: number;
+};
+
+/** Starts the registry. */
+export async function startFixtureRegistry(options: FixtureRegistryOptions = {}): Promise<FixtureRegistry> {
   const packages = new Map<string, Map<string, Published>>();
   const corrupted = new Set<string>();
   const requests: string[] = [];
@@ -50,6 +57,10 @@ export async function startFixtureRegistry(port = 0): Promise<FixtureRegistry> {
 
   let base = '';
   const server: Server = createServer((request, response) => {
+    if (options.latencyMs) setTimeout(() => answer(request, response), options.latencyMs);
+    else answer(request, response);
+  });
+  const answer = (request: IncomingMessage, response: ServerResponse): void => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://registry').pathname);
     requests.push(path);
     response.setHeader('Access-Control-Allow-Origin', '*');
@@ -70,8 +81,8 @@ export async function startFixtureRegistry(port = 0): Promise<FixtureRegistry> {
     if (!versions) return void response.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"Not found"}');
     const body = JSON.stringify(packument(path.slice(1), versions, base));
     response.writeHead(200, { 'Content-Type': 'application/vnd.npm.install-v1+json' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  };
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
   return {
