@@ -5,7 +5,7 @@
 // be installed here but were only wanted optionally, are skipped with a note instead of failing the install.
 
 import { InstallError } from './install-error';
-import type { Dependencies, PackageVersion, ProjectManifest } from './package-version';
+import { isPackageName, type Dependencies, type PackageVersion, type ProjectManifest } from './package-version';
 import { satisfiesSpec } from './version-choice';
 
 export type EdgeKind = 'prod' | 'dev' | 'optional' | 'peer';
@@ -61,6 +61,7 @@ export async function resolveTree(options: ResolveOptions): Promise<ResolvedTree
       const wantedBy = node.pkg ? `${node.pkg.name}@${node.pkg.version}` : 'package.json';
       let pkg: PackageVersion;
       try {
+        if (!isPackageName(edge.name)) throw new InstallError(`"${edge.name}" (wanted by ${wantedBy}) is not a valid package name`);
         pkg = await options.choose(edge.name, edge.spec, wantedBy);
         const why = options.unusable?.(pkg);
         if (why) throw new InstallError(`${pkg.name}@${pkg.version} (wanted by ${wantedBy}) ${why}`);

@@ -4,7 +4,7 @@
 // "hidden lockfile": what is installed, so the next install knows what it can keep).
 
 import type { TreeNode } from './dependency-tree';
-import { isObject, stringMap, versionFromLockEntry, type Dependencies, type JsonObject, type PackageVersion, type ProjectManifest } from './package-version';
+import { isModulesLocation, isObject, stringMap, versionFromLockEntry, type Dependencies, type JsonObject, type PackageVersion, type ProjectManifest } from './package-version';
 import { satisfiesSpec } from './version-choice';
 
 export const LOCKFILE = 'package-lock.json';
@@ -34,7 +34,7 @@ export function parseLockfile(text: string, fileName = LOCKFILE): Lockfile {
   const rootEntry = isObject(packages['']) ? packages[''] : {};
   const locked: LockedPackage[] = [];
   for (const [location, entry] of Object.entries(packages)) {
-    if (location === '' || !location.startsWith('node_modules/') || !isObject(entry)) continue;
+    if (!isModulesLocation(location) || !isObject(entry)) continue; // the project, workspaces, or a path that climbs out
     const pkg = versionFromLockEntry(location, entry);
     if (!pkg) continue;
     locked.push({

@@ -5,7 +5,7 @@
 import validRange from 'semver/ranges/valid';
 import valid from 'semver/functions/valid';
 import { InstallError } from './install-error';
-import type { ProjectManifest } from './package-version';
+import { isPackageName, type ProjectManifest } from './package-version';
 import { chooseVersion, type VersionSource } from './version-choice';
 
 export type SaveGroup = 'dependencies' | 'devDependencies' | 'optionalDependencies';
@@ -16,7 +16,7 @@ export function parsePackageSpec(text: string): { name: string; spec: string } {
   const at = text.indexOf('@', text.startsWith('@') ? 1 : 0);
   const name = at < 0 ? text : text.slice(0, at);
   const spec = at < 0 ? '' : text.slice(at + 1);
-  if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(name) || name.length > 214) {
+  if (!isPackageName(name)) {
     throw new InstallError(`"${text}" is not a package name npm can install from a registry (e.g. tape, tape@^5, @scope/name)`);
   }
   return { name, spec };

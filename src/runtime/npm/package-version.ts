@@ -138,6 +138,17 @@ export function parseProjectManifest(text: string): ProjectManifest {
   };
 }
 
+/** True for a name npm could publish (scoped or not; old names may have capitals): never a path that climbs out. */
+export function isPackageName(name: string): boolean {
+  return name.length <= 214 && /^(?:@[\w~-][\w.~-]*\/)?[\w~-][\w.~-]*$/.test(name);
+}
+
+/** True for a location made only of `node_modules/<package name>` steps. */
+export function isModulesLocation(location: string): boolean {
+  if (!location.startsWith('node_modules/')) return false;
+  return location.split(/(?:^|\/)node_modules\//).slice(1).every(isPackageName);
+}
+
 /** The package name a `node_modules/…` location holds (`node_modules/a/node_modules/@s/b` -> `@s/b`). */
 export function nameAtLocation(location: string): string | undefined {
   const cut = location.lastIndexOf('node_modules/');
