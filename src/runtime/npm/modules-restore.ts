@@ -8,35 +8,41 @@ import type { NpmEnvironment } from './npm-environment';
 
 export class ModulesRestore {
   private armed = false;
-  private readonly checked = new Set<string>();
-  private running: Promise<string> | null = null;
+  /** Each project folder's check since the last restore; a second command waits for the first one's. */
+  private readonly checks = new Map<string, Promise<string>>();
 
   constructor(private readonly environment: NpmEnvironment) {}
 
   /** The workspace was just restored from a snapshot: check again on next need. */
   arm(): void {
     this.armed = true;
-    this.checked.clear();
+    this.checks.clear();
   }
 
   /**
    * Before a command that needs node_modules in the project around `cwd`: reinstalls it when a restore left it
-   * out. Returns the one line to show ('' when nothing was needed). Never throws: a failure is that line.
+   * out. Returns the one line to show ('' when nothing was needed, or when another command already showed it).
+   * Never throws: a failure is that line.
    */
   async beforeUse(fs: IFileSystem, cwd: string, signal?: AbortSignal): Promise<string> {
     if (!this.armed) return '';
-    while (this.running) await this.running; // two commands at once: the second sees the first one's result
-    const { findProjectRoot, isFile, isDirectory } = await import('./project-files');
+    const { findProjectRoot } = await import('./project-files');
     const root = await findProjectRoot(fs, cwd);
-    if (root === undefined || this.checked.has(root)) return '';
-    this.checked.add(root);
-    if (!(await isFile(fs, `${root}/package-lock.json`)) || (await isDirectory(fs, `${root}/node_modules`))) return '';
-    this.running = this.reinstall(fs, root, signal);
-    try {
-      return await this.running;
-    } finally {
-      this.running = null;
+    if (root === undefined) return '';
+    const earlier = this.checks.get(root);
+    if (earlier) {
+      await earlier;
+      return '';
     }
+    const check = this.check(fs, root, signal);
+    this.checks.set(root, check);
+    return check;
+  }
+
+  private async check(fs: IFileSystem, root: string, signal: AbortSignal | undefined): Promise<string> {
+    const { isDirectory, isFile } = await import('./project-files');
+    if (!(await isFile(fs, `${root}/package-lock.json`)) || (await isDirectory(fs, `${root}/node_modules`))) return '';
+    return this.reinstall(fs, root, signal);
   }
 
   private async reinstall(fs: IFileSystem, root: string, signal: AbortSignal | undefined): Promise<string> {
