@@ -14,6 +14,9 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The built app registers a service worker that precaches the whole build; only the offline specs need it
+    // (they allow it), everywhere else it would just download the build again in every test.
+    serviceWorkers: 'block',
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },

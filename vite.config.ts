@@ -4,6 +4,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { bundleReport } from './build/bundle-report.js';
 import { CROSS_ORIGIN_ISOLATION_HEADERS } from './src/runtime/cross-origin-isolation.js';
 import { nodeGuestBundle } from './build/node-guest-bundle.js';
+import { serviceWorker } from './build/service-worker.js';
 
 // WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page (one COEP value, in that file).
 const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
@@ -11,7 +12,7 @@ const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
 export default defineConfig({
   // Relative base: the static build can be hosted under any path.
   base: './',
-  plugins: [svelte(), bundleReport(), nodeGuestBundle()],
+  plugins: [svelte(), bundleReport(), nodeGuestBundle(), serviceWorker()],
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
   worker: { format: 'es', plugins: () => [nodeGuestBundle()] },

@@ -19,11 +19,15 @@ export type ProviderSetup = {
   provider?: 'openai-compatible' | 'anthropic' | 'openai' | 'google';
   approvalMode?: 'auto' | 'ask' | 'read-only';
   theme?: 'light' | 'dark' | 'system';
+  /** The npm registry setting (embedded runtime). */
+  npmRegistry?: string;
+  /** Where the app is (default: the suite's preview server). */
+  url?: string;
 };
 
 /** Opens the app, waits for the sandbox, and sets the provider to the mock through the settings dialog. */
 export async function openAndConfigure(page: Page, mock: MockProvider, setup: ProviderSetup = {}): Promise<void> {
-  await page.goto('/');
+  await page.goto(setup.url ?? '/');
   await expect(page.getByTestId('runtime-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
   await page.getByTestId('settings-open').click();
   const provider = setup.provider ?? 'openai-compatible';
@@ -36,6 +40,7 @@ export async function openAndConfigure(page: Page, mock: MockProvider, setup: Pr
   await page.getByTestId('model-input').fill(modelFor[provider]);
   if (setup.approvalMode) await page.getByTestId(`approval-mode-${setup.approvalMode}`).check();
   if (setup.theme) await page.getByTestId('theme-select').selectOption(setup.theme);
+  if (setup.npmRegistry) await page.getByTestId('npm-registry').fill(setup.npmRegistry);
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-save')).toBeHidden();
 }

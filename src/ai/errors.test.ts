@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { classifyFacts, classifyProviderError, networkFailureMessage, retryAfterOf } from './errors';
 import { retryDelay } from './retry';
 
@@ -44,6 +44,8 @@ describe('classifying provider failures', () => {
     expect(classifyProviderError(new TypeError('Failed to fetch'), ctx).kind).toBe('network');
     const connection = Object.assign(new Error('Connection error.'), { name: 'APIConnectionError' });
     expect(classifyProviderError(connection, ctx).kind).toBe('network');
+    // In a minified build the SDK's error class keeps neither its name nor its class name, only its message.
+    expect(classifyProviderError(new Error('Connection error.'), ctx).kind).toBe('network');
   });
 });
 
@@ -116,6 +118,16 @@ describe('network failures', () => {
   it('mentions CORS headers for other local servers and the connection for remote ones', () => {
     expect(networkFailureMessage('Custom', 'http://localhost:8080/v1')).toMatch(/Access-Control-Allow-Origin/);
     expect(networkFailureMessage('OpenAI')).toMatch(/Check your connection/);
+  });
+  it('says "you are offline" when the browser has no network, except for a server on this machine', () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    try {
+      expect(networkFailureMessage('Anthropic', 'https://api.anthropic.com')).toMatch(/^You are offline: Anthropic cannot be reached\./);
+      expect(networkFailureMessage('OpenAI')).toMatch(/^You are offline/);
+      expect(networkFailureMessage('Ollama', 'http://localhost:11434/v1')).toMatch(/^Could not reach Ollama.*OLLAMA_ORIGINS/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

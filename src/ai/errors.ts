@@ -165,11 +165,22 @@ function isRejectedKey(text: string, code?: string): boolean {
 /** Why a fetch failed in the browser is hidden from scripts; say what the usual causes are and, for local servers, what to set. */
 export function networkFailureMessage(provider: string, baseUrl?: string): string {
   const local = localServerHint(baseUrl);
-  if (local) return `Could not reach ${provider} at ${baseUrl}. ${local}`;
+  if (local) return `Could not reach ${provider} at ${baseUrl}. ${local}`; // a server on this machine works offline too
+  if (isOffline()) {
+    return (
+      `You are offline: ${provider} cannot be reached. Conch itself keeps working (files, terminal, node, and npm from ` +
+      'its cache); send again once you are back online, or use a model served on this machine (localhost).'
+    );
+  }
   return (
     `Could not reach ${provider}${baseUrl ? ` at ${baseUrl}` : ''}: the network request failed or the browser ` +
     'refused it (CORS). Check your connection and the base URL, then try again.'
   );
+}
+
+/** The browser says it has no network (navigator.onLine, in pages and workers; absent elsewhere). */
+function isOffline(): boolean {
+  return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
 }
 
 function localServerHint(baseUrl?: string): string | undefined {

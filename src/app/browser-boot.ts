@@ -1,6 +1,7 @@
 // The page's sandbox boot: RuntimeBoot wired to the real runtimes (the embedded one in a Web Worker, WebContainer
 // from StackBlitz), its state mirrored into the top bar, and WebContainer's preview events into the Preview tab.
 import type { Runtime } from '../runtime/types';
+import type { NpmEnvironment } from '../runtime/npm/npm-environment';
 import type { AppState, BootView } from './app.svelte';
 import { watchContainerErrors, type ContainerErrorSource } from './container-errors';
 import { RuntimeBoot, type BootState } from './runtime-boot';
@@ -37,7 +38,7 @@ export function createBrowserBoot(
       timeoutMs,
       autoBootWebContainer: mayAutoBootWebContainer(globalThis.navigator),
       bootWebContainer: async () => (await import('../runtime/webcontainer-boot')).bootWebContainerRuntime(),
-      createEmbedded: async () => (await import('../runtime/embedded-client')).createEmbeddedRuntimeInWorker(),
+      createEmbedded: async () => (await import('../runtime/embedded-client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app) }),
     });
     machine.subscribe((state) => {
       app.setBoot(bootView(state));
@@ -54,6 +55,12 @@ export function createBrowserBoot(
       return null; // the failed state, with its reason, is already on screen
     }
   };
+}
+
+/** npm's registry (the person's setting, read at each install) and its tarball cache in IndexedDB. */
+async function pageNpm(app: AppState): Promise<NpmEnvironment> {
+  const { createPackageCache } = await import('../store');
+  return { registry: () => app.settings.npmRegistry, cache: createPackageCache() };
 }
 
 /** Resolves after the next frame has been produced (rendering what is in the DOM now). */

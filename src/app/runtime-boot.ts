@@ -179,7 +179,7 @@ export class RuntimeBoot {
     const result = this.ready({
       runtime: started.runtime,
       kind: 'embedded',
-      notice: 'WebContainer is still starting; the embedded runtime (no Node.js or npm) serves meanwhile.',
+      notice: 'WebContainer is still starting; the embedded runtime (node and npm, no servers) serves meanwhile.',
     });
     this.set({ ...(this.current as ReadyState), webContainerPending: true });
     void attempt.then((outcome) => this.settleBackgroundAttempt(started.runtime, outcome));
@@ -199,14 +199,14 @@ export class RuntimeBoot {
     this.set({
       state: 'ready',
       kind: 'embedded',
-      notice: 'WebContainer is ready: switch to it to run Node.js and npm (your files come along).',
+      notice: 'WebContainer is ready: switch to it to run real Node.js, servers and native modules (your files come along).',
       canRetryWebContainer: true,
       webContainerStandby: true,
     });
   }
 
   private embeddedReady(runtime: Runtime, fallbackFrom: AttemptFailure): BootResult {
-    const notice = `${fallbackFrom.message} Using the embedded runtime (no Node.js or npm).`;
+    const notice = `${fallbackFrom.message} Using the embedded runtime (node and npm, no servers).`;
     return this.ready({ runtime, kind: 'embedded', notice }, fallbackFrom.reason);
   }
 

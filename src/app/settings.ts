@@ -3,6 +3,7 @@
 import { defaultModelFor } from '../ai/models';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../ai/provider-id';
 import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../tools/catalog';
+import { DEFAULT_REGISTRY } from '../runtime/npm/npm-environment';
 
 export { PROVIDER_IDS, isCodingToolName };
 export type { CodingToolName, ProviderId };
@@ -31,6 +32,8 @@ export type Settings = {
   runtimePreference: RuntimePreference;
   theme: Theme;
   customInstructions: string;
+  /** Where the embedded runtime's npm installs from (a mirror must allow this page: CORS). */
+  npmRegistry: string;
   /** Set once the person has finished the first-visit welcome. */
   onboarded: boolean;
   /**
@@ -67,6 +70,7 @@ export function defaultSettings(): Settings {
     runtimePreference: 'auto',
     theme: 'system',
     customInstructions: '',
+    npmRegistry: DEFAULT_REGISTRY,
     onboarded: false,
     remembered: {},
     reportedLimits: null,
@@ -108,6 +112,7 @@ export function parseSettings(raw: unknown): Settings {
     runtimePreference: oneOf(r.runtimePreference, ['auto', 'webcontainer', 'embedded'] as const, d.runtimePreference),
     theme: oneOf(r.theme, ['system', 'light', 'dark'] as const, d.theme),
     customInstructions: stringOr(r.customInstructions, d.customInstructions),
+    npmRegistry: typeof r.npmRegistry === 'string' && r.npmRegistry.trim() !== '' ? r.npmRegistry.trim() : d.npmRegistry,
     onboarded: r.onboarded === true,
     remembered: parseRemembered(r.remembered),
     reportedLimits: parseLimits(r.reportedLimits),

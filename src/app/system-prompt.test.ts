@@ -13,11 +13,13 @@ const base: SystemPromptInput = {
 };
 
 describe('buildSystemPrompt', () => {
-  it('tells the model honestly that the embedded sandbox runs node in a sandboxed engine but has no npm or servers', () => {
+  it('tells the model honestly that the embedded sandbox runs node in a sandboxed engine and npm, but no servers', () => {
     const prompt = buildSystemPrompt(base);
     expect(prompt).toContain('/home/project');
     expect(prompt).toMatch(/`node` runs JavaScript and TypeScript .* sandboxed engine/);
-    expect(prompt).toMatch(/NO npm, npx/);
+    expect(prompt).toMatch(/`npm` works: npm install .* npm test/);
+    expect(prompt).toMatch(/lifecycle scripts \(postinstall and the like\) are NOT run/);
+    expect(prompt).toMatch(/packages that need a native build \(node-gyp\) cannot be installed/);
     expect(prompt).toMatch(/no server can listen/);
     expect(prompt).not.toMatch(/Node\.js and npm are available/);
   });

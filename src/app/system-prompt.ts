@@ -42,9 +42,10 @@ function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string
   return [
     `You work inside an embedded sandbox: a simulated bash shell with an in-memory file system, running in the person's browser tab. The workspace is ${workdir}.`,
     '`node` runs JavaScript and TypeScript (types stripped) in a sandboxed engine (QuickJS, slower than real Node): `node file.js`, `node -e`/`-p`, CommonJS and ES modules, packages already in node_modules, fs over the workspace, and tests with `node --test` (node:test, assert).',
-    'There is NO npm, npx, python or network here: nothing can be installed, no server can listen (http, net and child_process are unavailable), and native modules do not load. The other commands are the shell\'s built-ins (ls, cat, grep, sed, awk, find, head, tail, wc, sort, echo, mkdir, rm, mv, cp and similar), plus git.',
+    '`npm` works: npm install (no arguments, package names, -D), npm ci, npm uninstall, npm run <script>, npm test, npm start, and npx for bins already installed in node_modules/.bin. Packages come from the npm registry set in settings (a cache keeps them for offline use); lifecycle scripts (postinstall and the like) are NOT run, and packages that need a native build (node-gyp) cannot be installed. node_modules is not kept in saved sessions: the first npm or node command after a reload reinstalls it from package-lock.json.',
+    'There is no python, and no network besides npm\'s registry: no server can listen (http, net and child_process are unavailable), and native modules do not load. The other commands are the shell\'s built-ins (ls, cat, grep, sed, awk, find, head, tail, wc, sort, echo, mkdir, rm, mv, cp and similar), plus git.',
     'git works locally: init, status, add, rm, commit, diff (--cached, --stat), log (--oneline, -p), show, branch, switch/checkout, restore, reset, stash, merge, tag. clone, fetch, pull and push do not (no network). When the workspace was imported, its first commit is the imported files, so `git diff` shows every change made since the import.',
-    'Do not try to install packages or run a dev server; say so plainly if the task needs one.',
+    'Do not try to run a dev server or a package that needs native code; say so plainly if the task needs one.',
   ].join('\n');
 }
 

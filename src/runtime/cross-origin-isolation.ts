@@ -2,7 +2,7 @@
 // need SharedArrayBuffer, which needs a cross-origin isolated page: COOP same-origin plus a COEP. The one COEP value
 // below drives the dev and preview servers (vite.config.ts), the static hosts' files (public/_headers and
 // vercel.json, written from here by `npm run sync:headers` and checked by a test), WebContainer.boot({ coep }), and
-// is what a service worker setting these headers must import.
+// the service worker (src/service-worker), which adds these headers to everything it serves for hosts that send none.
 //
 // Why require-corp and not credentialless: credentialless lets a preview load third-party assets that send no CORP
 // or CORS headers, but Safari does not support it, so a credentialless page is not isolated there (no WebContainer,

@@ -8,6 +8,7 @@ import type { EmbeddedRuntimeOptions } from './embedded';
 import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './embedded-protocol';
 import { appendNote, stopNote } from './exec-notes';
 import type { ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
+import type { NpmHostCall } from './embedded-protocol';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
 export interface WorkerLike {
@@ -100,6 +101,7 @@ class WorkerEmbeddedRuntime implements Runtime {
       type: 'init',
       options: { files, workdir: this.options.workdir },
       stopTable: this.stopTable?.buffer as SharedArrayBuffer | undefined,
+      npmHost: this.options.npm !== undefined,
     });
     await ready;
     worker.postMessage({ type: 'watch', enabled: true });
@@ -267,6 +269,9 @@ class WorkerEmbeddedRuntime implements Runtime {
       case 'baseline-files-needed':
         void this.sendBaselineFiles(message.request);
         return;
+      case 'npm-host-call':
+        void this.answerNpm(message.request, message.call);
+        return;
       case 'ready':
       case 'init-failed':
         return;
@@ -285,6 +290,21 @@ class WorkerEmbeddedRuntime implements Runtime {
     } catch (error) {
       if (this.disposed || !this.worker) return;
       this.post({ type: 'baseline-files-failed', request, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** The worker's npm asks for the registry setting or the page's tarball cache. */
+  private async answerNpm(request: number, call: NpmHostCall): Promise<void> {
+    const npm = this.options.npm;
+    try {
+      if (!npm) throw new Error('this page gave npm no registry or cache');
+      let value: string | Uint8Array | undefined;
+      if (call.op === 'registry') value = await npm.registry();
+      else if (call.op === 'cache-get') value = await npm.cache.get(call.key);
+      else await npm.cache.put(call.key, call.data);
+      if (!this.disposed && this.worker) this.post({ type: 'npm-host-reply', request, value });
+    } catch (error) {
+      if (!this.disposed && this.worker) this.post({ type: 'npm-host-failed', request, message: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -4,7 +4,8 @@
 
 import { createEmbeddedRuntime, type EmbeddedRuntime } from './embedded';
 import type { StagedImport } from './types';
-import { STOP_SLOTS, type CallRequest, type FromWorker, type ToWorker } from './embedded-protocol';
+import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './embedded-protocol';
+import type { NpmEnvironment } from './npm/npm-environment';
 
 // just-bash's defense-in-depth mode blocks `Atomics` for scripts while they run; the stop-flag check is host code,
 // so it keeps the original function, taken before any script starts.
@@ -21,6 +22,16 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   const stages = new Map<number, StagedImport>();
   const baselineRequests = new Map<number, { resolve(files: { path: string; data: Uint8Array }[]): void; reject(error: Error): void }>();
   let nextBaselineRequest = 1;
+  const npmRequests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let nextNpmRequest = 1;
+  /** npm's registry and cache, answered by the page. */
+  const pageNpm: NpmEnvironment = {
+    registry: async () => String(await askPage({ op: 'registry' })),
+    cache: {
+      get: async (key) => (await askPage({ op: 'cache-get', key })) as Uint8Array | undefined,
+      put: async (key, data) => void (await askPage({ op: 'cache-put', key, data })),
+    },
+  };
 
   return handle;
 
@@ -28,7 +39,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     switch (message.type) {
       case 'init':
         try {
-          runtime = await createEmbeddedRuntime(message.options);
+          runtime = await createEmbeddedRuntime({ ...message.options, npm: message.npmHost ? pageNpm : undefined });
           stopTable = message.stopTable ? new Int32Array(message.stopTable) : undefined;
           post({ type: 'ready', workdir: runtime.workdir });
         } catch (error) {
@@ -72,6 +83,14 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
       case 'baseline-files-failed':
         baselineRequests.get(message.request)?.reject(new Error(message.message));
         baselineRequests.delete(message.request);
+        return;
+      case 'npm-host-reply':
+        npmRequests.get(message.request)?.resolve(message.value);
+        npmRequests.delete(message.request);
+        return;
+      case 'npm-host-failed':
+        npmRequests.get(message.request)?.reject(new Error(message.message));
+        npmRequests.delete(message.request);
         return;
       default: {
         const unknown: never = message;
@@ -176,6 +195,14 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     return new Promise((resolve, reject) => {
       baselineRequests.set(request, { resolve, reject });
       post({ type: 'baseline-files-needed', request });
+    });
+  }
+
+  function askPage(call: NpmHostCall): Promise<unknown> {
+    const request = nextNpmRequest++;
+    return new Promise((resolve, reject) => {
+      npmRequests.set(request, { resolve, reject });
+      post({ type: 'npm-host-call', request, call });
     });
   }
 

@@ -13,10 +13,14 @@ export type MethodResult<M extends ForwardedMethod> = Awaited<ReturnType<Runtime
 /** Slots in the shared stop table: exec `id` is stopped when slot `id % STOP_SLOTS` holds `id`. */
 export const STOP_SLOTS = 64;
 
+/** What the worker's npm asks the page for (the registry setting, the tarball cache in the page's storage). */
+export type NpmHostCall = { op: 'registry' } | { op: 'cache-get'; key: string } | { op: 'cache-put'; key: string; data: Uint8Array };
+
 export type CallRequest = { [M in ForwardedMethod]: { type: 'call'; id: number; method: M; args: MethodArgs<M> } }[ForwardedMethod];
 
 export type ToWorker =
-  | { type: 'init'; options: Omit<EmbeddedRuntimeOptions, never>; stopTable?: SharedArrayBuffer }
+  /** npmHost: the page answers npm-host-call messages (else npm uses the public registry and a memory cache). */
+  | { type: 'init'; options: Omit<EmbeddedRuntimeOptions, 'npm'>; stopTable?: SharedArrayBuffer; npmHost?: boolean }
   | CallRequest
   | { type: 'exec'; id: number; command: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; stream: boolean }
   | { type: 'abort'; id: number }
@@ -32,7 +36,9 @@ export type ToWorker =
   | { type: 'baseline'; name: string | null }
   /** The answer to baseline-files-needed: the baseline's files, packed like import-files. */
   | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
-  | { type: 'baseline-files-failed'; request: number; message: string };
+  | { type: 'baseline-files-failed'; request: number; message: string }
+  | { type: 'npm-host-reply'; request: number; value: string | Uint8Array | undefined }
+  | { type: 'npm-host-failed'; request: number; message: string };
 
 export type FromWorker =
   | { type: 'ready'; workdir: string }
@@ -42,4 +48,5 @@ export type FromWorker =
   | { type: 'output'; id: number; chunk: string }
   | { type: 'changes'; paths: string[] }
   /** git is about to make the repository of the baseline: the page sends its files (baseline-files). */
-  | { type: 'baseline-files-needed'; request: number };
+  | { type: 'baseline-files-needed'; request: number }
+  | { type: 'npm-host-call'; request: number; call: NpmHostCall };

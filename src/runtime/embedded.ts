@@ -20,6 +20,8 @@ import { WatchBatcher } from './watch-batcher';
 import { lazyGitCommand } from './git/git-command';
 import { PendingBaseline } from './git/pending-baseline';
 import { createNodeCommand, type NodeCommand } from './node/node-command';
+import { createNpmCommands, type NpmCommands } from './npm/npm-command';
+import type { NpmEnvironment } from './npm/npm-environment';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -29,6 +31,8 @@ export type EmbeddedRuntimeOptions = {
   files?: Record<string, string | Uint8Array>;
   /** Absolute workspace folder; default /home/project. */
   workdir?: string;
+  /** npm's registry and tarball cache; default: the public registry and a cache in memory. */
+  npm?: NpmEnvironment;
 };
 
 export type EmbeddedExecOptions = ExecOptions & {
@@ -76,6 +80,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   /** The file system's folders indexed for searches; dropped whenever anything in it changes. */
   private searchTree: MemoryTree | undefined;
   private treeVersion = 0;
+  private readonly npm: NpmCommands;
   private cwd: string;
   private disposed = false;
 
@@ -90,12 +95,19 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
     const loops = interruptibleLoops();
+    this.npm = createNpmCommands(options.npm);
     this.bash = new Bash({
       fs: this.fs,
       cwd: this.workdir,
       env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
       executionLimits: EXECUTION_LIMITS,
-      customCommands: [loops.command, lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }), this.node.command, ...searchCommands(() => this.indexedTree())],
+      customCommands: [
+        loops.command,
+        lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }),
+        this.npm.beforeUse(this.node.command),
+        ...this.npm.commands,
+        ...searchCommands(() => this.indexedTree()),
+      ],
     });
     this.bash.registerTransformPlugin(loops.plugin);
   }
@@ -271,6 +283,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async importZip(zip: Uint8Array): Promise<void> {
     this.assertLive();
     await this.replaceWorkspace(unpackWorkspaceZip(zip)); // validated before anything is deleted
+    this.npm.restored(); // snapshots leave node_modules out: the first command that needs it reinstalls it
   }
 
   /** Replaces the whole workspace with `files` (replace, not merge); folders are created for their parents. */

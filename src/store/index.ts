@@ -30,6 +30,7 @@ export { DraftWriter, type DraftWriterOptions } from './draft-writer';
 export { findCompactionProblem } from './compaction-schema';
 export { storageEstimate, requestPersistentStorage } from './storage-info';
 export { acquireSessionLock, type SessionLock } from './session-lock';
+export { createPackageCache } from './package-cache';
 export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';
 export { findMessageProblem, isMessage } from './message-schema';
 

@@ -97,7 +97,8 @@ export class EngineRun {
       this.step(() => this.callHook('runTimers', []));
     }
     if (this.exitCode === undefined && !this.stopped()) {
-      this.exitCode = Number(this.step(() => this.callHook('exit', [])) ?? 0);
+      const code = this.step(() => this.callHook('exit', []));
+      this.exitCode ??= Number(code ?? 0); // process.exit(n) in an 'exit' listener has set it already
     }
     this.flush();
     return { exitCode: this.exitCode ?? 130, tests: this.tests };

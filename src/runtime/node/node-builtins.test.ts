@@ -36,6 +36,8 @@ process.nextTick(() => console.log('tick', process.exitCode));
 process.exitCode = 3;
 `,
   'exit.js': "process.on('exit', (code) => console.log('exiting with', code)); console.log('before'); process.exit(4); console.log('never');",
+  // tape's way of ending: its 'exit' listener calls process.exit, which must not emit 'exit' again.
+  'exit-in-listener.js': "let calls = 0; process.on('exit', (code) => { calls++; console.log('listener', calls, code); process.exit(code || 5); });",
   'buffer-events.js': `
 const { EventEmitter } = require('events');
 const e = new EventEmitter();
@@ -131,6 +133,7 @@ describe('node core modules', () => {
 
   it('process.exit stops at once, after the exit listeners', async () => {
     expect(await ws.run('node exit.js')).toEqual({ output: 'before\nexiting with 4\n', exitCode: 4 });
+    expect(await ws.run('node exit-in-listener.js')).toEqual({ output: 'listener 1 0\n', exitCode: 5 });
   });
 
   it('Buffer and events', async () => {

@@ -18,7 +18,7 @@ const USAGE = `Usage: node [options] [ script.js | script.mjs | script.ts ] [arg
 
 Conch's embedded node runs JavaScript and TypeScript (types stripped) in a sandboxed engine (QuickJS):
 CommonJS and ES modules, fs over the workspace, and Node's core modules for scripts and tests.
-It runs no servers, no native modules and no npm; use the WebContainer runtime for those.
+It runs no servers and no native modules (use the WebContainer runtime for those); npm installs packages.
 `;
 
 type Context = Pick<ResolvedCommandContext, 'fs' | 'cwd' | 'env' | 'stdin' | 'signal'> & { exportedEnv?: Record<string, string> };

@@ -12,6 +12,8 @@ export const NODE_VERSION = 'v20.19.0';
 type Listener = (...args: unknown[]) => void;
 type GuestProcess = Record<string, unknown> & {
   exitCode: number | undefined;
+  /** Set (as in Node) once 'exit' is being emitted: process.exit() from an 'exit' listener does not emit it again. */
+  _exiting: boolean;
   emit(event: string, ...args: unknown[]): boolean;
   listenerCount(event: string): number;
   cwd(): string;
@@ -57,7 +59,6 @@ export function createProcess(job: EngineJob, cwd: { get(): string; set(path: st
   const { EventEmitter } = eventsModule();
   const process = new EventEmitter() as unknown as GuestProcess;
   let exitCode: number | undefined;
-  let exiting = false;
   const started = host.now();
 
   const hrtime = (previous?: [number, number]): [number, number] => {
@@ -116,8 +117,8 @@ export function createProcess(job: EngineJob, cwd: { get(): string; set(path: st
     },
     exit: (code?: unknown) => {
       if (code !== undefined && code !== null) exitCode = Number(code) | 0;
-      if (!exiting) {
-        exiting = true;
+      if (!process._exiting) {
+        process._exiting = true;
         process.emit('exit', exitCode ?? 0);
       }
       host.exit(exitCode ?? 0);
@@ -131,6 +132,7 @@ export function createProcess(job: EngineJob, cwd: { get(): string; set(path: st
     },
     stdout: outputStream(1),
     stderr: outputStream(2),
+    _exiting: false,
   });
   Object.defineProperty(process, 'exitCode', {
     get: () => exitCode,
@@ -153,6 +155,8 @@ export function createProcess(job: EngineJob, cwd: { get(): string; set(path: st
 
 /** Marks the process as ending: 'exit' listeners run once, and the exit code they leave wins. */
 export function finishProcess(process: GuestProcess): number {
+  if (process._exiting) return process.exitCode ?? 0;
+  process._exiting = true;
   process.emit('exit', process.exitCode ?? 0);
   return process.exitCode ?? 0;
 }
