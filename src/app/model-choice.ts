@@ -3,6 +3,7 @@ import { customModel, defaultModelFor } from '../ai/models';
 import { endpointPreset } from '../ai/presets';
 import type { Model } from '../ai/types';
 import type { ProviderId, Settings } from './settings';
+import { withModelLimits } from './compaction/long-session-settings';
 
 export const PROVIDER_LABELS: Record<ProviderId, string> = {
   anthropic: 'Anthropic',
@@ -32,7 +33,7 @@ export function resolveModel(settings: Settings): Model {
   if (needsApiKey(settings) && settings.apiKey.trim() === '') {
     throw new Error(`Add your ${label} API key in settings (it is stored only in this browser).`);
   }
-  return customModel(settings.provider, settings.modelId, settings.baseUrl.trim() || undefined);
+  return withModelLimits(customModel(settings.provider, settings.modelId, settings.baseUrl.trim() || undefined), settings.modelLimits);
 }
 
 /** Short name of the model the settings point at, for the top bar. */

@@ -2,6 +2,13 @@
 // the API key lives only there and in provider requests.
 import { PROVIDER_IDS, type ProviderId } from '../ai/provider-ids';
 import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../tools/catalog';
+import {
+  defaultCompactionPreferences,
+  parseCompactionPreferences,
+  parseModelLimits,
+  type CompactionPreferences,
+  type ModelLimitsMap,
+} from './compaction/long-session-settings';
 
 export { PROVIDER_IDS, isCodingToolName };
 export type { CodingToolName, ProviderId };
@@ -33,6 +40,10 @@ export type Settings = {
   customInstructions: string;
   /** Set once the person has finished the first-visit welcome. */
   onboarded: boolean;
+  /** Context window and output limit per model, where the person set them (long-session-settings.ts). */
+  modelLimits: ModelLimitsMap;
+  /** When the context is compacted (long-session-settings.ts). */
+  compaction: CompactionPreferences;
 };
 
 /** A fresh copy of the defaults for a first visit. */
@@ -52,6 +63,8 @@ export function defaultSettings(): Settings {
     theme: 'system',
     customInstructions: '',
     onboarded: false,
+    modelLimits: {},
+    compaction: defaultCompactionPreferences(),
   };
 }
 
@@ -82,5 +95,7 @@ export function parseSettings(raw: unknown): Settings {
     theme: oneOf(r.theme, ['system', 'light', 'dark'] as const, d.theme),
     customInstructions: stringOr(r.customInstructions, d.customInstructions),
     onboarded: r.onboarded === true,
+    modelLimits: parseModelLimits(r.modelLimits),
+    compaction: parseCompactionPreferences(r.compaction),
   };
 }
