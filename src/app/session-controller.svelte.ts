@@ -5,6 +5,7 @@
 // The model is sent a view of it: after a compaction, the summary and the messages kept (compaction/).
 import type { AgentEvent, AgentTool } from '../agent/types';
 import { isResendable } from '../agent/compaction/model-context';
+import { isContextOverflowMessage } from '../agent/compaction/overflow';
 import { errorText, messageText, titleFromPrompt } from '../ai/messages';
 import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, ToolCall, UserMessage } from '../ai/types';
 import type { Runtime } from '../runtime/types';
@@ -176,6 +177,12 @@ export class SessionController {
   get failedMessage(): AssistantMessage | null {
     const last = this.messages[this.messages.length - 1];
     return !this.running && last?.role === 'assistant' && last.stopReason === 'error' ? last : null;
+  }
+
+  /** The failed last reply is a context overflow the automatic compaction could not cure: offer to compact harder. */
+  get overflowed(): boolean {
+    const failed = this.failedMessage;
+    return failed !== null && isContextOverflowMessage(failed);
   }
 
   /** Questions about tool calls waiting for the person's answer. */
