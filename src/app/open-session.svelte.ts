@@ -121,9 +121,10 @@ export class OpenSession {
   async restoreWorkspace(): Promise<void> {
     if (!this.saved) {
       await this.workspace.whenReady();
-      return;
+    } else {
+      await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id));
     }
-    await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id));
+    void this.controller.measurePrompt();
   }
 
   /** Waits until everything of this session is stored. */

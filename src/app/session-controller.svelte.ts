@@ -293,6 +293,17 @@ export class SessionController {
     );
   }
 
+  /** Counts the system prompt and tool schemas in the context meter before the first run (the workspace is in). */
+  async measurePrompt(): Promise<void> {
+    const settings = this.options.getSettings();
+    const tools = this.activeTools(settings);
+    try {
+      this.compaction.rememberPrompt(await this.systemPrompt(tools, settings), tools);
+    } catch {
+      // The meter then counts the messages only, until the first run measures the prompt.
+    }
+  }
+
   /** Removes a queued message before it is delivered. */
   unqueue(index: number): void {
     this.queued = this.queued.filter((_, i) => i !== index);

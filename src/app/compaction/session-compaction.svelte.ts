@@ -145,6 +145,11 @@ export class SessionCompaction {
     for (const compaction of ready) this.onMade(compaction);
   }
 
+  /** The system prompt and tools the next request will carry, so the meter counts them before the first run. */
+  rememberPrompt(systemPrompt: string, tools: readonly Tool[]): void {
+    this.prompt = { systemPrompt, tools };
+  }
+
   dismissNotice(): void {
     this.notice = null;
   }
