@@ -1,8 +1,8 @@
 // Long sessions against the mock provider with a 16k-token context window: a 60-turn run whose tool outputs total
 // well over 200k tokens finishes unattended with every request under the window, dividers in the transcript, and the
 // summary still first after a reload; a context overflow recovered by one compaction and a retry, and a second one
-// by "compact harder"; /compact cancelled with Esc, then with a focus; a reload mid-stream shows the interrupted
-// reply, and Continue finishes the turn.
+// by "compact harder"; a failed summary, /compact cancelled with Esc, then with a focus; a reload mid-stream shows
+// the interrupted reply, and Continue finishes the turn.
 import type { Page } from '@playwright/test';
 import type { RecordedRequest } from './mock-provider/server';
 import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn, type MockTurn } from './fixtures';
@@ -83,7 +83,7 @@ test('a 60-turn session with 240k tokens of tool output runs to its end in a 16k
   expect(textOf(chatMessages(after).at(-1)?.content)).toBe('Where are we?');
 });
 
-test('an overflow is recovered by one compaction and a retry; a second one offers compact harder; /compact cancels with Esc and takes a focus', async ({ page, mock }) => {
+test('an overflow is recovered by one compaction and a retry; a second one offers compact harder; a failed summary changes nothing; /compact cancels with Esc and takes a focus', async ({ page, mock }) => {
   const slowSummary: MockTurn = { when: { summary: true }, content: [{ type: 'text', text: '## Goal\nNever used' }], delayMs: 30_000 };
   mock.setScript([textTurn('The first answer, about the API design.')]);
   await openWithSmallWindow(page, mock);
@@ -110,6 +110,12 @@ test('an overflow is recovered by one compaction and a retry; a second one offer
   await snapshot(page, 'compaction-second-overflow');
   await page.getByTestId('compact-harder').click();
   await expect(assistants(page).last()).toContainText('Fits after compacting harder.');
+  await expect(page.getByTestId('compaction')).toHaveCount(3);
+
+  // A summary request that fails leaves the session as it was, and says why.
+  mock.setScript([{ when: { summary: true }, content: [{ type: 'text', text: 'unused' }], fault: { type: 'status', status: 400, message: 'summary refused' } }]);
+  await page.getByTestId('compact-now').click();
+  await expect(page.getByTestId('compaction-notice')).toContainText(/summary refused.*unchanged/);
   await expect(page.getByTestId('compaction')).toHaveCount(3);
 
   // /compact, cancelled with Esc while the summary is being written: nothing changes, and it says so.
