@@ -6,12 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_PREFIX } from '../../agent/compaction';
 import { bulk, scriptedWithSummaries, smallModel } from '../../agent/compaction/testing/transcripts';
 import { toolCall, type ScriptedTurnInput } from '../../ai/providers/scripted';
-import type { AssistantMessage, Message, StreamFn, StreamRequest } from '../../ai/types';
+import type { AssistantMessage, CompactionEntry, Message, StreamFn, StreamRequest } from '../../ai/types';
 import { createEmbeddedRuntime } from '../../runtime/embedded';
 import { Workspace } from '../../runtime/workspace';
-import { ABORTED_BY_RELOAD, createSessionStore, INTERRUPTED_BY_RELOAD, type SessionStore } from '../../store';
+import { ABORTED_BY_RELOAD, createSessionStore, INTERRUPTED_BY_RELOAD, StorageFullError, type SessionStore } from '../../store';
 import { createCodingTools } from '../../tools';
-import { CONTINUE_PROMPT, SessionController } from '../session-controller.svelte';
+import { CONTINUE_PROMPT, SessionController, type SessionEvent } from '../session-controller.svelte';
+import { SessionPersistence } from '../session-persistence';
 import { SessionLibrary } from '../session-library.svelte';
 import { buildExport, prepareSessionExport } from '../session-sharing';
 import { defaultSettings, type Settings } from '../settings';
@@ -138,6 +139,54 @@ describe('compactions across reloads', () => {
     expect(firstText(requests[0]).startsWith(SUMMARY_PREFIX)).toBe(true);
   });
 });
+
+describe('storing a compaction', () => {
+  it('waits for the messages it names, also when their write failed and is tried again', async () => {
+    const store = createSessionStore({ prefix: `persist-${counter++}-` });
+    cleanups.push(() => store.close());
+    const { id } = await store.createSession();
+    const runtime = await createEmbeddedRuntime();
+    let refuse = true;
+    const flaky: typeof store = {
+      ...store,
+      appendEntry: async (sessionId, message) => {
+        if (refuse) throw new StorageFullError('The browser refused to store more.');
+        return store.appendEntry(sessionId, message);
+      },
+    };
+    const persistence = new SessionPersistence({ store: flaky, workspace: runtime, sessionId: id });
+    const listeners = new Set<(event: SessionEvent) => void>();
+    persistence.attach({ subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)) });
+    const tell = (event: SessionEvent) => listeners.forEach((listener) => listener(event));
+    const compaction: CompactionEntry = {
+      type: 'compaction', summary: '## Goal\nHi', firstKeptSeq: 1, atSeq: 2, tokensBefore: 900, tokensAfter: 300,
+      readFiles: [], modifiedFiles: [], timestamp: 3, usage: { input: 100, output: 50, cacheRead: 0, cacheWrite: 0, cost: { total: 0.01 } },
+    };
+
+    tell({ type: 'message', message: { role: 'user', content: 'Hi', timestamp: 1 } });
+    tell({ type: 'message', message: { ...partialReply, content: [{ type: 'text', text: 'Hello' }] } });
+    tell({ type: 'compaction', compaction });
+    await persistence.flush();
+    expect(persistence.saveState).toBe('failed');
+    expect(await store.loadCompactions(id)).toEqual([]);
+
+    refuse = false;
+    await persistence.retry();
+    expect(await store.loadEntries(id)).toHaveLength(2);
+    expect(await store.loadCompactions(id)).toEqual([compaction]);
+    expect((await store.getSession(id))!.cost).toBeCloseTo(0.01);
+  });
+});
+
+const partialReply: AssistantMessage = {
+  role: 'assistant',
+  content: [],
+  provider: 'scripted',
+  model: model.id,
+  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } },
+  stopReason: 'stop',
+  timestamp: 2,
+};
 
 describe('a reply interrupted by a reload', () => {
   const partial = (content: AssistantMessage['content'], timestamp = 10): AssistantMessage => ({
