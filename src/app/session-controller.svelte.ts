@@ -7,7 +7,7 @@ import type { AgentEvent, AgentTool } from '../agent/types';
 import { isResendable } from '../agent/compaction/model-context';
 import { isContextOverflowMessage } from '../agent/compaction/overflow';
 import { errorText, messageText, titleFromPrompt } from '../ai/messages';
-import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, ToolCall, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, ToolCall, UserMessage } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import { AgentCommandLog } from './terminal/agent-command-log.svelte';
@@ -403,12 +403,12 @@ export class SessionController {
     return workspaceSystemPrompt(this.workspace, tools, settings.customInstructions, this.options.now?.() ?? new Date());
   }
 
-  private streamOptions(settings: Settings, model: Model) {
+  private streamOptions(settings: Settings, model: Model): Omit<StreamOptions, 'signal'> {
     return {
       apiKey: settings.apiKey || undefined,
       maxTokens: settings.maxTokens > 0 ? settings.maxTokens : undefined,
       thinking: model.reasoning ? settings.thinking : undefined,
-      onRetry: ({ delayMs, reason }: { delayMs: number; reason: string }) => {
+      onRetry: ({ delayMs, reason }) => {
         this.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
       },
     };
