@@ -74,7 +74,7 @@ export function classifyFacts(facts: ErrorFacts, context: FailureContext): Provi
       retryable: false,
       message:
         `The conversation no longer fits the model's context window (${text || `HTTP ${status}`}). ` +
-        'Start a new session, or remove earlier messages, or pick a model with a larger context window.',
+        'Compact it harder (keep less of the recent conversation), or pick a model with a larger context window.',
     };
   }
   if (status === 401 || status === 403 || isRejectedKey(text, facts.code)) {

@@ -1,5 +1,5 @@
 // The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
-import type { Message, StreamFn } from '../ai/types';
+import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import type { SessionStore } from '../store';
@@ -160,7 +160,13 @@ export class AppState {
   }
 
   /** A controller for a session's transcript, working in the page's workspace with the person's settings. */
-  async createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): Promise<SessionController> {
+  async createController(init: {
+    id: string;
+    title: string;
+    createdAt: number;
+    messages: Message[];
+    compactions?: CompactionEntry[];
+  }): Promise<SessionController> {
     const engine = await this.loadEngine();
     return new SessionController({
       ...init,

@@ -6,6 +6,7 @@ import { customModel } from '../ai/models';
 import { endpointPreset } from '../ai/presets';
 import type { Model } from '../ai/types';
 import { defaultModelId, type ProviderChoice, type ProviderId, type Settings } from './settings';
+import { withLimits } from './compaction/long-session-settings';
 
 export { defaultModelId };
 
@@ -32,11 +33,7 @@ export function resolveModel(settings: Settings): Model {
   if (needsApiKey(settings) && settings.apiKey.trim() === '') {
     throw new Error(`Add your ${label} API key in settings (it is stored only in this browser).`);
   }
-  const model = customModel(settings.provider, settings.modelId, settings.baseUrl.trim() || undefined);
-  const reported = settings.reportedLimits;
-  // The provider's own figures beat the catalog's and any guess.
-  if (reported && reported.modelId === model.id) return { ...model, contextWindow: reported.contextWindow, maxTokens: reported.maxTokens };
-  return model;
+  return withLimits(customModel(settings.provider, settings.modelId, settings.baseUrl.trim() || undefined), settings.reportedLimits, settings.modelLimits);
 }
 
 /** Whether the settings can start a run (a provider set up with whatever it needs). */

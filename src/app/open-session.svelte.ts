@@ -1,11 +1,12 @@
 // One session opened in this tab: its controller, its persistence (only in the tab that holds the session's lock;
 // another tab sees it read-only), and its workspace put into the page's sandbox. The library opens and closes these;
 // everything a session does while open hangs off this one object.
-import type { Message } from '../ai/types';
+import type { CompactionEntry, Message } from '../ai/types';
 import type { Workspace } from '../runtime/workspace';
 import type { SessionLock, SessionStore } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
+import { recoverInterruptedReply, ReplyDrafts } from './compaction/interrupted-reply';
 
 /** What an open session needs from the page: the sandbox's workspace and a controller for a transcript. */
 export interface SessionHost {
@@ -14,7 +15,13 @@ export interface SessionHost {
   /** Told when a session is on screen and now waits for the sandbox to put its workspace in. */
   sessionOnScreen?(): void;
   /** A controller for a session's transcript, working in the host's workspace with the person's settings. */
-  createController(init: { id: string; title: string; createdAt: number; messages: Message[] }): SessionController | Promise<SessionController>;
+  createController(init: {
+    id: string;
+    title: string;
+    createdAt: number;
+    messages: Message[];
+    compactions?: CompactionEntry[];
+  }): SessionController | Promise<SessionController>;
 }
 
 export type OpenSessionOptions = {
@@ -38,6 +45,7 @@ export class OpenSession {
   private readonly store: SessionStore;
   private readonly workspace: Workspace;
   private readonly persistence: SessionPersistence | null;
+  private readonly stopDrafts: (() => void) | null = null;
   private lock: SessionLock | null;
 
   private constructor(init: {
@@ -68,6 +76,11 @@ export class OpenSession {
         })
       : null;
     this.persistence?.attach(init.controller);
+    if (this.persistence) {
+      const persistence = this.persistence;
+      const drafts = new ReplyDrafts({ store: init.store, sessionId: init.id, afterWrites: (job) => persistence.afterWrites(job) });
+      this.stopDrafts = drafts.attach(init.controller);
+    }
   }
 
   /**
@@ -77,7 +90,16 @@ export class OpenSession {
   static async open(id: string, options: OpenSessionOptions): Promise<OpenSession> {
     const { record, messages, lock } = await openStoredSession(options.store, id, options.acquireLock);
     try {
-      const controller = await options.host.createController({ id, title: record.title || 'New session', createdAt: record.createdAt, messages });
+      const compactions = await options.store.loadCompactions(id);
+      // Only the owning tab stores the reply a reload interrupted; another tab shows the transcript as stored.
+      const transcript = lock ? await recoverInterruptedReply(options.store, id, messages) : messages;
+      const controller = await options.host.createController({
+        id,
+        title: record.title || 'New session',
+        createdAt: record.createdAt,
+        messages: transcript,
+        compactions,
+      });
       return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, lock, saved: true, onSaveState: options.onSaveState });
     } catch (error) {
       lock?.release();
@@ -99,9 +121,10 @@ export class OpenSession {
   async restoreWorkspace(): Promise<void> {
     if (!this.saved) {
       await this.workspace.whenReady();
-      return;
+    } else {
+      await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id));
     }
-    await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id));
+    void this.controller.measurePrompt();
   }
 
   /** Waits until everything of this session is stored. */
@@ -121,6 +144,7 @@ export class OpenSession {
 
   /** Stops the agent, the persistence and the lock; the session leaves the screen. */
   close(): void {
+    this.stopDrafts?.();
     this.persistence?.detach();
     this.lock?.release();
     this.lock = null;

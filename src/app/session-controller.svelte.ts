@@ -2,9 +2,12 @@
 // shows while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
 // Components render this state and call its methods; persistence subscribes to its events. The transcript holds
 // what the loop delivered, in the loop's order (a prompt waiting for the loop to take it is shown as pending).
+// The model is sent a view of it: after a compaction, the summary and the messages kept (compaction/).
 import type { AgentEvent, AgentTool } from '../agent/types';
+import { isResendable } from '../agent/compaction/model-context';
+import { isContextOverflowMessage } from '../agent/compaction/overflow';
 import { errorText, messageText, titleFromPrompt } from '../ai/messages';
-import type { AssistantMessage, ImageContent, Message, Model, StreamFn, ToolCall, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, ToolCall, UserMessage } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import { AgentCommandLog } from './terminal/agent-command-log.svelte';
@@ -15,12 +18,21 @@ import type { Settings } from './settings';
 import { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
 import { workspaceSystemPrompt } from './workspace-prompt';
+import { parseCompactCommand } from './compaction/compact-command';
+import { compactionSettingsOf } from './compaction/long-session-settings';
+import { SessionCompaction } from './compaction/session-compaction.svelte';
 
 /** `costUnknown`: some reply came from a model whose price is unknown, so `cost` counts only the others. */
 export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; costUnknown: boolean };
 
-/** What a session tells its subscribers (persistence): a message joined the transcript; a run ended. */
-export type SessionEvent = { type: 'message'; message: Message } | { type: 'run-end' };
+/**
+ * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
+ * after the message before its `atSeq`); a run ended.
+ */
+export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
+
+/** The reply being streamed grew; `toolCallEnded`: a tool call's arguments just completed. */
+export type ReplyProgress = (partial: AssistantMessage, toolCallEnded: boolean) => void;
 
 export type SessionControllerOptions = {
   id?: string;
@@ -37,6 +49,8 @@ export type SessionControllerOptions = {
   streamFn: StreamFn;
   /** Earlier transcript (a restored or imported session). */
   messages?: Message[];
+  /** Its compactions, in the order made. */
+  compactions?: CompactionEntry[];
   now?: () => Date;
   /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
   scheduleUpdate?: (fn: () => void) => void;
@@ -71,13 +85,18 @@ export class SessionController {
   retryNotice = $state<string | null>(null);
   /** A problem starting a run (no model, no key), shown above the composer. */
   startError = $state<string | null>(null);
+  /** The person stopped the last run: it can Continue. */
+  stopped = $state(false);
   readonly cards = new ToolCardMap();
+  /** Compactions, the context meter's count, and the compaction in progress. */
+  readonly compaction: SessionCompaction;
 
   private readonly options: SessionControllerOptions;
   private readonly policy: ToolPolicy;
   private readonly approvalQueue = new ApprovalQueue();
   private readonly commandLog = new AgentCommandLog();
   private readonly listeners = new Set<(event: SessionEvent) => void>();
+  private readonly replyListeners = new Set<ReplyProgress>();
   private abortController: AbortController | null = null;
   private pendingStreaming: AssistantMessage | null = null;
   private updateScheduled = false;
@@ -89,6 +108,11 @@ export class SessionController {
     this.createdAt = options.createdAt ?? Date.now();
     this.workspace = Workspace.of(options.workspace);
     if (options.title) this.title = options.title;
+    this.compaction = new SessionCompaction(
+      options.compactions ?? [],
+      () => this.messages.length,
+      (compaction) => this.emit({ type: 'compaction', compaction }),
+    );
     if (options.messages) this.loadMessages(options.messages);
     this.policy = new ToolPolicy({
       workdir: this.workspace,
@@ -103,14 +127,28 @@ export class SessionController {
     return () => this.listeners.delete(listener);
   }
 
+  /** Hears the reply being streamed as it grows (many times a second; keep it cheap); returns the unsubscribe. */
+  watchReply(listener: ReplyProgress): () => void {
+    this.replyListeners.add(listener);
+    return () => this.replyListeners.delete(listener);
+  }
+
   /** The transcript as shown: the delivered messages, then prompts on their way to the loop. */
   get transcript(): Message[] {
     return this.pending.length === 0 ? this.messages : [...this.messages, ...this.pending];
   }
 
-  /** Token and cost totals of this session's assistant messages. */
+  /** Token and cost totals of this session's assistant messages and its compactions' summary calls. */
   get totals(): SessionTotals {
-    const t: SessionTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false };
+    const summaries = this.compaction.usage;
+    const t: SessionTotals = {
+      input: summaries.input,
+      output: summaries.output,
+      cacheRead: summaries.cacheRead,
+      cacheWrite: summaries.cacheWrite,
+      cost: summaries.cost.total,
+      costUnknown: false,
+    };
     for (const m of this.messages) {
       if (m.role !== 'assistant') continue;
       t.input += m.usage.input;
@@ -123,10 +161,31 @@ export class SessionController {
     return t;
   }
 
+  /** Tokens the model's context would take on the next request (the context meter). */
+  get contextTokens(): number {
+    return this.compaction.contextTokens(this.messages);
+  }
+
+  /**
+   * The run was stopped, or the page closed while a reply streamed: Continue goes on from there. Not after a provider
+   * error, which has Retry instead.
+   */
+  get canContinue(): boolean {
+    if (this.running || this.failedMessage) return false;
+    const lastReply = this.messages.findLast((m) => m.role === 'assistant');
+    return this.stopped || lastReply?.stopReason === 'aborted';
+  }
+
   /** The last message when it is a provider error the person can retry. */
   get failedMessage(): AssistantMessage | null {
     const last = this.messages[this.messages.length - 1];
     return !this.running && last?.role === 'assistant' && last.stopReason === 'error' ? last : null;
+  }
+
+  /** The failed last reply is a context overflow the automatic compaction could not cure: offer to compact harder. */
+  get overflowed(): boolean {
+    const failed = this.failedMessage;
+    return failed !== null && isContextOverflowMessage(failed);
   }
 
   /** Questions about tool calls waiting for the person's answer. */
@@ -159,10 +218,18 @@ export class SessionController {
     this.commandLog.rebuild(messages);
   }
 
-  /** Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. */
+  /**
+   * Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. `/compact [focus]`
+   * compacts the context instead.
+   */
   send(text: string, images: ImageContent[] = []): void {
     const trimmed = text.trim();
     if (trimmed === '' && images.length === 0) return;
+    const command = images.length === 0 ? parseCompactCommand(trimmed) : null;
+    if (command) {
+      this.compact(command);
+      return;
+    }
     const content: UserMessage['content'] =
       images.length === 0 ? trimmed : [...(trimmed ? [{ type: 'text' as const, text: trimmed }] : []), ...images];
     const message: UserMessage = { role: 'user', content, timestamp: Date.now() };
@@ -181,11 +248,64 @@ export class SessionController {
 
   /**
    * Sends the failed request again. The transcript stays append-only: the error stays visible, but the model is
-   * not shown it (see messagesForModel), so the conversation continues from just before it.
+   * not shown it (see isResendable), so the conversation continues from just before it.
    */
   retry(): void {
     if (!this.failedMessage || this.running) return;
     this.start([]);
+  }
+
+  /**
+   * Goes on after a Stop or an interrupted reply: the model sees the transcript as it is (the partial reply closed as
+   * aborted, its tool calls with aborted results). A view that would end with the model's own words gets a short
+   * "continue" request, since providers expect the person (or a tool result) to speak last.
+   */
+  continue(): void {
+    if (!this.canContinue) return;
+    const view = this.compaction.view(this.messages);
+    const last = view.messages[view.messages.length - 1];
+    this.start(last?.role === 'assistant' ? [{ role: 'user', content: CONTINUE_PROMPT, timestamp: Date.now() }] : []);
+  }
+
+  /**
+   * Compacts the context now (`/compact [focus]`, "Compact now"); `harder` keeps less of the recent part and, after a
+   * context overflow, sends the failed request again. Messages sent meanwhile are queued and delivered after it;
+   * Esc or Stop cancels it and changes nothing.
+   */
+  compact(options: { focus?: string; harder?: boolean } = {}): void {
+    if (this.running) {
+      this.compaction.notice = this.compaction.active
+        ? 'The context is being compacted already.'
+        : 'The agent is working. Compact once it has finished, or stop it first.';
+      return;
+    }
+    this.startError = null;
+    const settings = this.options.getSettings();
+    let model: Model;
+    try {
+      model = this.options.resolveModel(settings);
+    } catch (error) {
+      this.startError = errorText(error);
+      return;
+    }
+    const retryAfter = options.harder === true && this.failedMessage !== null;
+    const controller = new AbortController();
+    this.begin(controller);
+    this.runPromise = this.compactNow(settings, model, options, controller).then(
+      (ok) => this.finish(controller, [], ok && retryAfter && !controller.signal.aborted),
+      () => this.finish(controller, [], false),
+    );
+  }
+
+  /** Counts the system prompt and tool schemas in the context meter before the first run (the workspace is in). */
+  async measurePrompt(): Promise<void> {
+    const settings = this.options.getSettings();
+    const tools = this.activeTools(settings);
+    try {
+      this.compaction.rememberPrompt(await this.systemPrompt(tools, settings), tools);
+    } catch {
+      // The meter then counts the messages only, until the first run measures the prompt.
+    }
   }
 
   /** Removes a queued message before it is delivered. */
@@ -220,44 +340,109 @@ export class SessionController {
       return;
     }
     const controller = new AbortController();
-    this.abortController = controller;
-    this.running = true;
+    this.stopped = false;
+    this.begin(controller);
     this.pending = [...this.pending, ...prompts];
     this.runPromise = this.run(prompts, settings, model, controller).finally(() => {
-      this.running = false;
-      this.abortController = null;
-      this.runPromise = null;
-      this.keepUndelivered(prompts);
-      this.emit({ type: 'run-end' });
-      if (this.queued.length === 0) return;
-      if (controller.signal.aborted) {
-        // The person stopped the run: what they queued goes back to the composer instead of starting a new run.
-        const texts = this.queued.map((m) => messageText(m, { separator: '' }));
-        this.queued = [];
-        this.draft = [...texts, this.draft].filter((t) => t.trim() !== '').join('\n\n');
-      } else {
-        // A message queued after the last tool batch still gets delivered.
-        const next = this.queued;
-        this.queued = [];
-        this.start(next);
-      }
+      this.stopped = controller.signal.aborted;
+      this.finish(controller, prompts, false);
     });
   }
 
-  private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
+  private begin(controller: AbortController): void {
+    this.abortController = controller;
+    this.running = true;
+  }
+
+  /** A run (or a compaction) ended: queued messages are delivered, or go back to the composer after a Stop. */
+  private finish(controller: AbortController, prompts: UserMessage[], thenRetry: boolean): void {
+    this.running = false;
+    this.abortController = null;
+    this.runPromise = null;
+    this.keepUndelivered(prompts);
+    this.emit({ type: 'run-end' });
+    if (this.queued.length === 0) {
+      if (thenRetry) this.retry();
+      return;
+    }
+    if (controller.signal.aborted) {
+      // The person stopped the run: what they queued goes back to the composer instead of starting a new run.
+      const texts = this.queued.map((m) => messageText(m, { separator: '' }));
+      this.queued = [];
+      this.draft = [...texts, this.draft].filter((t) => t.trim() !== '').join('\n\n');
+    } else {
+      // A message queued after the last tool batch (or during a compaction) still gets delivered.
+      const next = this.queued;
+      this.queued = [];
+      this.start(next);
+    }
+  }
+
+  /** The person's compaction; resolves whether it succeeded. Never rejects. */
+  private async compactNow(
+    settings: Settings,
+    model: Model,
+    options: { focus?: string; harder?: boolean },
+    controller: AbortController,
+  ): Promise<boolean> {
+    const tools = this.activeTools(settings);
+    const call = this.systemPrompt(tools, settings).then((systemPrompt) => ({
+      model,
+      streamFn: this.options.streamFn,
+      streamOptions: this.streamOptions(settings, model),
+      settings: compactionSettingsOf(settings.compaction),
+      systemPrompt,
+      tools,
+    }));
+    const outcome = await this.compaction.compact(this.messages, call, { ...options, signal: controller.signal });
+    return outcome.ok;
+  }
+
+  private activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
-    const tools = this.options.tools.filter((t) => active.has(t.name));
+    return this.options.tools.filter((t) => active.has(t.name));
+  }
+
+  private systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
+    return workspaceSystemPrompt(this.workspace, tools, settings.customInstructions, this.options.now?.() ?? new Date());
+  }
+
+  private streamOptions(settings: Settings, model: Model): Omit<StreamOptions, 'signal'> {
+    return {
+      apiKey: settings.apiKey || undefined,
+      maxTokens: settings.maxTokens > 0 ? settings.maxTokens : undefined,
+      thinking: model.reasoning ? settings.thinking : undefined,
+      onRetry: ({ delayMs, reason }) => {
+        this.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
+      },
+    };
+  }
+
+  private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
+    const tools = this.activeTools(settings);
     let systemPrompt: string;
     let runAgentLoop: typeof import('../agent/loop').runAgentLoop;
     try {
-      systemPrompt = await workspaceSystemPrompt(this.workspace, tools, settings.customInstructions, this.options.now?.() ?? new Date());
+      systemPrompt = await this.systemPrompt(tools, settings);
       // The loop (with argument validation) loads with the first run, keeping it out of the initial bundle.
       ({ runAgentLoop } = await import('../agent/loop'));
     } catch (error) {
       this.startError = `The agent could not start: ${errorText(error)}`;
       return;
     }
-    const context = { systemPrompt, messages: messagesForModel(this.messages), tools };
+    // Built before the prompts join the transcript: the view's next seq is theirs.
+    const view = this.compaction.view(this.messages);
+    const context = { systemPrompt, messages: view.messages, tools };
+    const streamOptions = this.streamOptions(settings, model);
+    const guard = this.compaction.guard(view, {
+      model,
+      streamFn: this.options.streamFn,
+      streamOptions,
+      settings: compactionSettingsOf(settings.compaction),
+      maxOutputTokens: streamOptions.maxTokens,
+      systemPrompt,
+      tools,
+    });
 
     const stream = runAgentLoop(
       prompts,
@@ -265,14 +450,8 @@ export class SessionController {
       {
         model,
         streamFn: this.options.streamFn,
-        streamOptions: {
-          apiKey: settings.apiKey || undefined,
-          maxTokens: settings.maxTokens > 0 ? settings.maxTokens : undefined,
-          thinking: model.reasoning ? settings.thinking : undefined,
-          onRetry: ({ delayMs, reason }) => {
-            this.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
-          },
-        },
+        streamOptions,
+        beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal),
         beforeToolCall: async (call, signal) => {
           const card = this.cards.cardFor(call.toolCall.id, call.toolCall.name);
           const result = await this.policy.beforeToolCall(call, signal);
@@ -331,6 +510,7 @@ export class SessionController {
       case 'message_update':
         this.retryNotice = null;
         this.showStreaming(event.message);
+        for (const listener of this.replyListeners) listener(event.message, event.event.type === 'toolcall_end');
         if (event.event.type === 'toolcall_start' || event.event.type === 'toolcall_delta' || event.event.type === 'toolcall_end') {
           const block = event.message.content[event.event.contentIndex];
           if (block?.type === 'toolCall') this.cards.cardFor(block.id, block.name).args = { ...block.arguments };
@@ -380,6 +560,7 @@ export class SessionController {
   private append(message: Message): void {
     this.messages = [...this.messages, message];
     this.emit({ type: 'message', message });
+    this.compaction.caughtUp();
   }
 
   private emit(event: SessionEvent): void {
@@ -413,17 +594,15 @@ export class SessionController {
   }
 }
 
+/** What Continue sends when the model spoke last (its reply was cut off). */
+export const CONTINUE_PROMPT = 'Continue from where you stopped.';
+
 /**
- * The transcript as the model sees it: a reply that failed before producing anything is left out, so a retry
- * continues from the message before it (a failed reply's tool calls keep their results, so it stays).
+ * The transcript as the model sees it without compactions: a reply that failed before producing anything is left
+ * out, so a retry continues from the message before it (a failed reply's tool calls keep their results, so it stays).
  */
 export function messagesForModel(messages: Message[]): Message[] {
-  return messages.filter(
-    (m) =>
-      m.role !== 'assistant' ||
-      !(m.stopReason === 'error' || m.stopReason === 'aborted') ||
-      (m.content.length > 0 && (m.stopReason === 'aborted' || m.content.some((c) => c.type === 'toolCall'))),
-  );
+  return messages.filter(isResendable);
 }
 
 function toolCallsOf(message: AssistantMessage): ToolCall[] {

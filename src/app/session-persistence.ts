@@ -1,7 +1,7 @@
 // Keeps one open session in IndexedDB as it happens: each message as it completes, a checkpoint of the workspace per
 // user turn, and the latest workspace whenever files changed. Also reopens a stored session (lock, transcript repair,
 // workspace restore). All writes go through one queue, so entries land in the order the transcript has them.
-import type { Message } from '../ai/types';
+import type { CompactionEntry, Message } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { toolTraits } from '../tools/catalog';
 import type { SessionEvent } from './session-controller.svelte';
@@ -27,7 +27,7 @@ export interface PersistedSession {
 export type SaveState = 'saved' | 'saving' | 'failed';
 
 export type SessionPersistenceOptions = {
-  store: Pick<SessionStore, 'appendEntry' | 'saveSnapshot'>;
+  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'saveSnapshot'>;
   /** The session's workspace: snapshots are exported from it, and its changes reported by it. */
   workspace: Pick<Runtime, 'exportZip' | 'watch'>;
   sessionId: string;
@@ -37,7 +37,8 @@ export type SessionPersistenceOptions = {
   idleSnapshotMs?: number;
 };
 
-type Unsaved = { message: Message; checkpoint?: Promise<Uint8Array | null> };
+/** Written in transcript order: a compaction names the messages before it, so it waits for them. */
+type Unsaved = { message: Message; checkpoint?: Promise<Uint8Array | null> } | { compaction: CompactionEntry };
 
 const snapshotOptions = { exclude: SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]) };
 
@@ -65,8 +66,18 @@ export class SessionPersistence {
   attach(session: PersistedSession): () => void {
     this.detach();
     this.unsubscribe = session.subscribe((event) => {
-      if (event.type === 'message') this.messageCompleted(event.message);
-      else this.runEnded();
+      switch (event.type) {
+        case 'message':
+          return this.messageCompleted(event.message);
+        case 'compaction':
+          return this.compactionMade(event.compaction);
+        case 'run-end':
+          return this.runEnded();
+        default: {
+          const unreachable: never = event;
+          return unreachable;
+        }
+      }
     });
     this.stopWatching = this.options.workspace.watch((paths) => this.filesChanged(paths));
     return () => this.detach();
@@ -101,6 +112,22 @@ export class SessionPersistence {
       this.dirty = true;
       this.snapshotSoon();
     }
+  }
+
+  /** Stores a compaction once the messages before it are stored. */
+  compactionMade(compaction: CompactionEntry): void {
+    this.unsaved.push({ compaction });
+    this.enqueue(() => this.writeUnsaved());
+  }
+
+  /** Runs `job` after every write queued before it; resolves (or rejects) with it. */
+  afterWrites(job: () => Promise<void>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.enqueue(() => job().then(resolve, (error: unknown) => {
+        reject(error);
+        throw error;
+      }));
+    });
   }
 
   /** A run ended (done, aborted or failed): saves the workspace if it changed. */
@@ -166,6 +193,11 @@ export class SessionPersistence {
   private async writeUnsaved(): Promise<void> {
     while (this.unsaved.length > 0) {
       const next = this.unsaved[0];
+      if ('compaction' in next) {
+        await this.options.store.appendCompaction(this.sessionId, next.compaction);
+        this.unsaved.shift();
+        continue;
+      }
       const seq = await this.options.store.appendEntry(this.sessionId, next.message);
       this.unsaved.shift();
       const zip = await next.checkpoint;
@@ -221,8 +253,10 @@ export async function openStoredSession(
   if (!record) throw new Error('This session no longer exists; it may have been deleted in another tab.');
   const lock = await acquireLock(id);
   let stored: Message[];
+  let recovered = false;
   try {
     stored = lock ? await store.recoverSession(id) : await store.loadEntries(id);
+    recovered = lock !== null;
   } catch (error) {
     // A full disk must not keep the person from reading the session: repair in memory instead.
     if (!(error instanceof StorageFullError)) {
@@ -231,7 +265,9 @@ export async function openStoredSession(
     }
     stored = await store.loadEntries(id);
   }
-  return { record, messages: repairTranscript(stored), lock };
+  // The owning tab keeps every stored entry, so a message's index stays its seq (compactions name messages by seq)
+  // and a failed last reply keeps its Retry; recoverSession already gave dangling tool calls their results.
+  return { record, messages: recovered ? stored : repairTranscript(stored), lock };
 }
 
 const EMPTY_WORKSPACE = zipFromFiles(new Map());

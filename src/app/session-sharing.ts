@@ -43,7 +43,7 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
     const { fileName, data } = buildSessionDownload(input);
     return { fileName, data, mimeType: 'application/zip' };
   }
-  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort() });
+  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort(), compactions: input.compactions });
   return {
     fileName: sessionFileName(input.session.title).replace(/\.conch\.zip$/, '.html'),
     data: new TextEncoder().encode(html),

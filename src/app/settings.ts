@@ -4,9 +4,17 @@ import { defaultModelFor } from '../ai/models';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../ai/provider-id';
 import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../tools/catalog';
 import { DEFAULT_REGISTRY } from '../runtime/npm/npm-environment';
+import {
+  defaultCompactionPreferences,
+  parseCompactionPreferences,
+  parseModelLimits,
+  type CompactionPreferences,
+  type ModelLimitsMap,
+  type ReportedLimits,
+} from './compaction/long-session-settings';
 
 export { PROVIDER_IDS, isCodingToolName };
-export type { CodingToolName, ProviderId };
+export type { CodingToolName, ProviderId, ReportedLimits };
 export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
 export type ApprovalMode = 'auto' | 'ask' | 'read-only';
 export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
@@ -43,11 +51,14 @@ export type Settings = {
   remembered: Record<string, ProviderChoice>;
   /** The limits the provider's own model list reported for `modelId` (Anthropic, Gemini, OpenRouter list them). */
   reportedLimits: ReportedLimits | null;
+  /** Context window and output limit per model, where the person set them (long-session-settings.ts). */
+  modelLimits: ModelLimitsMap;
+  /** When the context is compacted (long-session-settings.ts). */
+  compaction: CompactionPreferences;
 };
 
 /** What the person had for one provider (or preset) before switching away. */
 export type ProviderChoice = { baseUrl: string; modelId: string; apiKey: string; /** openai-compatible only */ preset?: string };
-export type ReportedLimits = { modelId: string; contextWindow: number; maxTokens: number };
 
 /** The default model id of a provider: the catalog's, never a deprecated one ('' for custom endpoints). */
 export function defaultModelId(provider: ProviderId): string {
@@ -74,6 +85,8 @@ export function defaultSettings(): Settings {
     onboarded: false,
     remembered: {},
     reportedLimits: null,
+    modelLimits: {},
+    compaction: defaultCompactionPreferences(),
   };
 }
 
@@ -116,6 +129,8 @@ export function parseSettings(raw: unknown): Settings {
     onboarded: r.onboarded === true,
     remembered: parseRemembered(r.remembered),
     reportedLimits: parseLimits(r.reportedLimits),
+    modelLimits: parseModelLimits(r.modelLimits),
+    compaction: parseCompactionPreferences(r.compaction),
   };
 }
 
