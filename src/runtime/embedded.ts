@@ -1,8 +1,10 @@
 // The embedded runtime: just-bash over an in-memory file system, in-process. In the browser it is hosted inside a
 // Web Worker (embedded-worker.ts) so a long command never freezes the page; tests use it directly in Node.
+// Changes are reported to watchers before the call that made them returns (a command's as one batch), so whoever
+// keeps track of changed files has them in time for a snapshot.
 
 import { Bash, InMemoryFs } from 'just-bash';
-import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceChanges } from './types';
 import { stripAnsi } from './ansi';
 import { createExecSignal } from './exec-signal';
 import { appendNote, stopNote } from './exec-notes';
@@ -12,6 +14,7 @@ import { OutputTail } from './output-tail';
 import { StagedWorkspace } from './staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
+import { copyEntries, scanSource, type CopiedEntry, type ScanSource } from './workspace-scan';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -39,6 +42,11 @@ export interface EmbeddedRuntime extends Runtime {
   realpath(path: string): Promise<string>;
   importFiles(files: WorkspaceFile[]): Promise<void>;
   beginImport(): StagedImport;
+  scan(paths: string[], options?: ScanOptions): Promise<ScannedEntry[]>;
+  applyChanges(changes: WorkspaceChanges): Promise<void>;
+  flushChanges(): Promise<void>;
+  /** Copies of everything at and below `paths` (node_modules included), read before anything else runs. */
+  copyEntries(paths: string[]): Promise<CopiedEntry[]>;
 }
 
 /**
@@ -101,6 +109,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     await this.ensureDir(parentOf(absolute), path);
     await this.fs.writeFile(absolute, data);
+    this.changes.flush();
   }
 
   async readdir(path: string): Promise<{ name: string; type: EntryType }[]> {
@@ -126,6 +135,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async mkdir(path: string): Promise<void> {
     const absolute = this.resolve(path);
     await this.ensureDir(absolute, path);
+    this.changes.flush();
   }
 
   async rm(path: string, opts: { recursive?: boolean } = {}): Promise<void> {
@@ -139,6 +149,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       throw new Error(`ENOTEMPTY: ${describe(path, absolute)} is a non-empty directory; pass recursive to remove it.`);
     }
     await this.fs.rm(absolute, { recursive: type === 'dir', force: false });
+    this.changes.flush();
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -147,6 +158,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     if ((await this.typeOf(source, false)) === undefined) throw notFound(from, source);
     await this.ensureDir(parentOf(target), to);
     await this.fs.mv(source, target);
+    this.changes.flush();
   }
 
   async realpath(path: string): Promise<string> {
@@ -202,6 +214,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       return { output: tail.text(), exitCode: reason === undefined ? result.exitCode : null };
     } finally {
       stopper.dispose();
+      // The command's changes go out before its result, so whoever keeps track of changed files has them by then.
+      this.changes.flush();
     }
   }
 
@@ -273,6 +287,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.fs.inner = next;
     this.changes.add(removed);
     this.changes.add(paths);
+    this.changes.flush();
     this.cwd = this.workdir;
   }
 
@@ -288,6 +303,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     const prefixLength = this.workdir.length + 1;
     this.changes.add(removed.map((path) => path.slice(prefixLength)));
     this.changes.add(entries.map((entry) => entry.path));
+    this.changes.flush();
     this.cwd = this.workdir;
   }
 
@@ -304,6 +320,59 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     return paths;
   }
 
+  /** Hashes the files where they are; the bytes handed back (withData) are copies. */
+  scan(paths: string[], options: ScanOptions = {}): Promise<ScannedEntry[]> {
+    this.assertLive();
+    const relative = paths.map((path) => this.inside(path, 'scan'));
+    return scanSource(this.scanSource(), relative, options, true);
+  }
+
+  copyEntries(paths: string[]): Promise<CopiedEntry[]> {
+    this.assertLive();
+    return copyEntries(this.scanSource(), paths.map((path) => this.inside(path, 'copy')));
+  }
+
+  /** Removals, folders and writes straight into the in-memory fs (checked first), reported to the watchers as one batch. */
+  async applyChanges(changes: WorkspaceChanges): Promise<void> {
+    this.assertLive();
+    const absolute = (path: string) => `${this.workdir}/${this.inside(path, 'change')}`;
+    const removeFiles = changes.removeFiles.map(absolute);
+    const removeFolders = changes.removeFolders.map(absolute).sort((a, b) => b.length - a.length);
+    const makeFolders = changes.makeFolders.map(absolute);
+    const writeFiles = changes.writeFiles.map((file) => ({ target: absolute(file.path), data: file.data }));
+    const memory = this.memory;
+    const changed: string[] = [];
+    for (const target of removeFiles) {
+      const type = await this.typeOf(target, false);
+      if (type === 'file' || type === 'symlink') {
+        await memory.rm(target, { force: true });
+        changed.push(target);
+      }
+    }
+    for (const target of removeFolders) {
+      if ((await this.typeOf(target, false)) === 'dir' && (await memory.readdir(target)).length === 0) {
+        await memory.rm(target, { recursive: true, force: true });
+        changed.push(target);
+      }
+    }
+    for (const target of makeFolders) {
+      await this.clearWayFor(target, 'dir');
+      memory.mkdirSync(target, { recursive: true });
+      changed.push(target);
+    }
+    for (const { target, data } of writeFiles) {
+      await this.clearWayFor(target, 'file');
+      memory.writeFileSync(target, data);
+      changed.push(target);
+    }
+    this.recordChanges(changed);
+    this.changes.flush();
+  }
+
+  async flushChanges(): Promise<void> {
+    this.changes.flush();
+  }
+
   watch(listener: (paths: string[]) => void): () => void {
     return this.changes.subscribe(listener);
   }
@@ -315,6 +384,52 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   // ---- helpers ----
+
+  /** `path` (workdir-relative or absolute) as a workdir-relative path; throws when it lies outside the workdir. */
+  private inside(path: string, what: string): string {
+    const relative = relativeTo(this.workdir, this.resolve(path));
+    if (relative === undefined) throw new Error(`Cannot ${what} ${path}: it lies outside the workspace ${this.workdir}.`);
+    return relative;
+  }
+
+  /** Removes what stands where a `kind` is about to be made: a file or link on the path or on a parent of it, or a folder where a file goes. */
+  private async clearWayFor(target: string, kind: 'file' | 'dir'): Promise<void> {
+    let current = this.workdir;
+    for (const segment of target.slice(this.workdir.length + 1).split('/').slice(0, -1)) {
+      current += `/${segment}`;
+      const type = await this.typeOf(current, false);
+      if (type === 'dir') continue;
+      if (type !== undefined) await this.memory.rm(current, { force: true });
+      break;
+    }
+    const type = await this.typeOf(target, false);
+    if (type === undefined || (type === 'dir' && kind === 'dir')) return;
+    await this.memory.rm(target, { recursive: type === 'dir', force: true });
+  }
+
+  /** The workspace as a scan reads it: links to files read as the file, links to folders skipped. */
+  private scanSource(): ScanSource {
+    const absolute = (relative: string) => (relative === '' ? this.workdir : `${this.workdir}/${relative}`);
+    const kindOf = async (target: string): Promise<'file' | 'dir' | undefined> => {
+      const type = await this.typeOf(target, false);
+      if (type !== 'symlink') return type;
+      return (await this.typeOf(target, true)) === 'file' ? 'file' : undefined;
+    };
+    return {
+      kindOf: (relative) => kindOf(absolute(relative)),
+      list: async (relative) => {
+        const folder = absolute(relative);
+        const entries = await this.listDir(folder);
+        return Promise.all(
+          entries.map(async (entry) => ({
+            name: entry.name,
+            kind: entry.type === 'symlink' ? await kindOf(`${folder}/${entry.name}`) : entry.type,
+          })),
+        );
+      },
+      read: (relative) => this.fs.readFileBuffer(absolute(relative)),
+    };
+  }
 
   private resolve(path: string): string {
     this.assertLive();

@@ -20,6 +20,7 @@ afterAll(() => {
 
 describeRuntimeContract('webcontainer (Node double)', async () => createWebContainerRuntime(await makeDouble()), {
   stagedImport: false, // it imports through its own file system API; the app falls back to importFiles
+  scanAndApply: false, // the Workspace scans and applies changes through its ordinary methods
 });
 
 describe('WebContainer adapter specifics', () => {
