@@ -21,6 +21,11 @@ export type {
   SessionFileHeader,
   SessionFileContents,
   SessionStore,
+  SnapshotCommit,
+  StoredSnapshot,
+  SessionUsage,
+  GarbageReport,
+  SnapshotUpgrade,
 } from './types';
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
@@ -52,3 +57,9 @@ export {
   revertChange,
   SNAPSHOT_EXCLUDE,
 } from './session-transfer';
+
+export { ObjectStore, MissingObjectError, type NewObjects } from './object-store';
+export { makeTree, type Tree, type TreeEntry } from './tree-codec';
+export { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource, type BuiltTree } from './tree-build';
+export { diffTrees, listTree, type TreeDiff, type TreeFile } from './tree-diff';
+export { blobIdsOf, snapshotOfFiles, filesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './tree-files';
