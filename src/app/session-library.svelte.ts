@@ -20,6 +20,7 @@ import { CheckpointRestore } from './checkpoint-restore.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
+import { WorkspaceSnapshots } from './workspace-snapshots';
 import { WorkspaceTransfer } from './workspace-transfer';
 
 export type { SessionHost } from './open-session.svelte';
@@ -69,6 +70,8 @@ export class SessionLibrary {
   readonly transfer: WorkspaceTransfer;
   /** Restoring the open session's workspace to a checkpoint, and undoing that. */
   readonly restore: CheckpointRestore;
+  /** The trees of the page's sandbox: what it holds now, whichever session is open. */
+  readonly snapshots: WorkspaceSnapshots;
 
   private readonly options: SessionLibraryOptions;
   private work: Promise<unknown> = Promise.resolve();
@@ -80,8 +83,10 @@ export class SessionLibrary {
   constructor(options: SessionLibraryOptions) {
     this.options = options;
     this.store = options.store;
+    this.snapshots = new WorkspaceSnapshots(options.host.workspace, options.store.objects);
     const session: OpenSessionAccess = {
       store: this.store,
+      snapshots: this.snapshots,
       current: () => this.current,
       workspace: () => this.requireWorkspace(),
       writableWorkspace: () => this.requireWritable(),
@@ -281,6 +286,7 @@ export class SessionLibrary {
     const session = await OpenSession.open(id, {
       store: this.store,
       host: this.options.host,
+      snapshots: this.snapshots,
       acquireLock: this.options.acquireLock,
       onSaveState: (state, error) => {
         if (error) this.storageProblem(error);
@@ -295,7 +301,7 @@ export class SessionLibrary {
 
   /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
   private async enterUnsaved(error: unknown): Promise<void> {
-    const session = await OpenSession.unsaved({ store: this.store, host: this.options.host });
+    const session = await OpenSession.unsaved({ store: this.store, host: this.options.host, snapshots: this.snapshots });
     this.session = session;
     if (error) {
       this.storageProblem(error);

@@ -13,6 +13,12 @@ export const MAX_CHANGED_PATHS = 5000;
 export class ChangedPathSet {
   private paths = new Set<string>();
   private all = true; // nothing is known about a workspace until it has been looked at once
+  private ignored: ReadonlySet<string> = new Set();
+
+  /** Changes inside folders with these names are not kept (what snapshots leave out, such as node_modules). */
+  ignoreNames(names: readonly string[]): void {
+    this.ignored = new Set(names);
+  }
 
   /** Notes changed paths ('' is the workdir itself: everything). */
   add(paths: Iterable<string>): void {
@@ -22,6 +28,7 @@ export class ChangedPathSet {
         this.everything();
         return;
       }
+      if (this.ignored.size > 0 && path.split('/').some((name) => this.ignored.has(name))) continue;
       this.paths.add(path);
     }
     if (this.paths.size > MAX_CHANGED_PATHS) this.everything();

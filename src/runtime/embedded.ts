@@ -420,6 +420,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       list: async (relative) => {
         const folder = absolute(relative);
         const entries = await this.listDir(folder);
+        if (!entries.some((entry) => entry.type === 'symlink')) return entries.map((entry) => ({ name: entry.name, kind: entry.type as 'file' | 'dir' }));
         return Promise.all(
           entries.map(async (entry) => ({
             name: entry.name,

@@ -29,8 +29,10 @@ export type ScannedEntry =
 export type ScanOptions = {
   /** Folder names left out wherever they are (e.g. node_modules): nothing inside one is reported. */
   excludeNames?: readonly string[];
-  /** Also hand back each file's bytes. */
+  /** Also hand back each file's bytes... */
   withData?: boolean;
+  /** ...except for files with these ids (the caller has their bytes already). */
+  knownIds?: readonly ObjectId[];
 };
 
 /** Changes `Runtime.applyChanges` makes to the workspace, in this order: removals, folders, writes. */

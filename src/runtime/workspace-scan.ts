@@ -49,7 +49,8 @@ async function walk(source: ScanSource, paths: string[], excluded: ReadonlySet<s
   };
   for (const path of paths) {
     if (path.split('/').some((segment) => excluded.has(segment))) continue;
-    const kind = await source.kindOf(path);
+    // The workdir is always a folder; going straight to its listing reads the files as early as possible.
+    const kind = path === '' ? 'dir' : await source.kindOf(path);
     if (kind === undefined) visit.other({ path, kind: 'missing' });
     else if (kind === 'file') await visit.file(path, await source.read(path));
     else {
@@ -63,13 +64,14 @@ async function walk(source: ScanSource, paths: string[], excluded: ReadonlySet<s
 export async function scanSource(source: ScanSource, paths: string[], options: ScanOptions = {}, copy = false): Promise<ScannedEntry[]> {
   const out: ScannedEntry[] = [];
   const waiting: { at: number; data: Uint8Array }[] = [];
+  const known = new Set(options.knownIds ?? []);
   const hashWaiting = async () => {
     const batch = waiting.splice(0);
     const ids = await Promise.all(batch.map((file) => gitBlobId(file.data)));
     batch.forEach((file, i) => {
       const entry = out[file.at] as Extract<ScannedEntry, { kind: 'file' }>;
       entry.id = ids[i];
-      if (options.withData) entry.data = copy ? file.data.slice() : file.data;
+      if (options.withData && !known.has(ids[i])) entry.data = copy ? file.data.slice() : file.data;
     });
   };
   await walk(

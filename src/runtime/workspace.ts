@@ -37,6 +37,7 @@ export class Workspace implements Runtime {
   private waiters: { resolve(runtime: Runtime): void; reject(error: Error): void }[] = [];
   /** Settles when the current exclusive job (a whole-workspace replacement) is done; calls wait behind it. */
   private gate: Promise<void> = Promise.resolve();
+  private exclusiveJobs = 0;
   private readonly listeners = new Set<ChangeListener>();
   private stopWatching: (() => void) | null = null;
   private readonly changed = new ChangedPathSet();
@@ -106,11 +107,13 @@ export class Workspace implements Runtime {
    * inside it would wait for the job itself.
    */
   exclusive<T>(job: (runtime: Runtime) => Promise<T>): Promise<T> {
+    this.exclusiveJobs++;
     const run = this.gate.then(() => this.whenReady()).then(job);
     this.gate = run.then(
       () => undefined,
       () => undefined,
     );
+    void this.gate.then(() => this.exclusiveJobs--);
     return run;
   }
 
@@ -170,12 +173,18 @@ export class Workspace implements Runtime {
 
   /** The paths changed since the last take (or everything), and a fresh set for the changes after it. */
   takeChanges(): ChangedPaths {
-    return this.changed.take();
+    const taken = this.changed.take();
+    return this.stopWatching ? taken : { all: true }; // without a watch, nothing says what changed
   }
 
   /** Gives back taken changes that could not be saved; the next take includes them. */
   restoreChanges(taken: ChangedPaths): void {
     this.changed.restore(taken);
+  }
+
+  /** Changes inside folders with these names are not kept (what snapshots leave out); they still reach watchers. */
+  ignoreChangesIn(names: readonly string[]): void {
+    this.changed.ignoreNames(names);
   }
 
   /** True when nothing changed since the last take. */
@@ -209,8 +218,12 @@ export class Workspace implements Runtime {
     return true;
   }
 
-  /** Runtime.scan on the live runtime, or the same walk through its ordinary methods. */
-  scan = async (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> => scanRuntime(await this.ready(), paths, options);
+  /**
+   * Runtime.scan on the live runtime, or the same walk through its ordinary methods. Asked of the runtime at once
+   * when nothing holds the workspace, so it reads before anything asked for later.
+   */
+  scan = async (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> =>
+    scanRuntime(this.live && this.exclusiveJobs === 0 ? this.live : await this.ready(), paths, options);
 
   /** Runtime.applyChanges on the live runtime, or the same changes one call at a time. */
   applyChanges = async (changes: WorkspaceChanges): Promise<void> => {
@@ -283,7 +296,8 @@ export class Workspace implements Runtime {
   /** Follows the live runtime's changes for as long as it serves: the changed paths, and the watchers. */
   private subscribe(): void {
     const runtime = this.live;
-    if (!runtime || this.stopWatching) return;
+    // A stand-in that cannot watch (a test's stub) leaves the changed paths untrusted: snapshots compare everything.
+    if (!runtime || this.stopWatching || typeof runtime.watch !== 'function') return;
     this.stopWatching = runtime.watch((paths) => {
       if (this.live !== runtime) return; // a late batch from a runtime swapped out
       this.changed.add(paths);

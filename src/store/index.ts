@@ -63,3 +63,5 @@ export { makeTree, type Tree, type TreeEntry } from './tree-codec';
 export { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource, type BuiltTree } from './tree-build';
 export { diffTrees, listTree, type TreeDiff, type TreeFile } from './tree-diff';
 export { blobIdsOf, snapshotOfFiles, filesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './tree-files';
+export { EMPTY_TREE_ID as EMPTY_SNAPSHOT_TREE } from '../runtime/object-id';
+export { snapshotOfZip } from './snapshot-migration';

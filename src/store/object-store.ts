@@ -1,7 +1,7 @@
 // The content-addressed objects of snapshots: `blobs` (a file's bytes by git blob id) and `trees` (a folder's
 // manifest by git tree id). Objects never change once written, so reads are cached freely; writes go into the
 // caller's transaction next to the ref that needs them, so a snapshot and its objects commit (or fail) together.
-import type { ObjectId } from '../runtime/object-id';
+import { EMPTY_TREE_ID, type ObjectId } from '../runtime/object-id';
 import { requestResult, type Database } from './db';
 import type { TreeSource } from './tree-build';
 import { decodeTree, encodeTree, type Tree } from './tree-codec';
@@ -32,6 +32,7 @@ export class ObjectStore implements TreeSource {
 
   /** The tree `id`; throws MissingObjectError when the store does not have it. */
   tree(id: ObjectId): Promise<Tree> {
+    if (id === EMPTY_TREE_ID) return Promise.resolve({ id, entries: [] }); // every store has it, stored or not
     const cached = this.cache.get(id);
     if (cached) return Promise.resolve(cached);
     return new Promise((resolve, reject) => {
@@ -57,6 +58,14 @@ export class ObjectStore implements TreeSource {
       out.set(id, value);
     });
     return out;
+  }
+
+  /** Which of `ids` the store has no blob for. */
+  async missingBlobs(ids: Iterable<ObjectId>): Promise<Set<ObjectId>> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return new Set();
+    const found = await this.db.transact(['blobs'], 'readonly', 'the snapshot', (s) => present(s.blobs, wanted));
+    return new Set(wanted.filter((id) => !found.has(id)));
   }
 
   /** Keeps trees known to be stored (just written) for later reads. */
@@ -118,7 +127,7 @@ export async function putObjects(stores: { blobs: IDBObjectStore; trees: IDBObje
     if (treesThere.has(id)) continue;
     for (const entry of tree.entries) {
       if (entry.kind === 'file' && !objects.blobs.has(entry.id)) neededBlobs.add(entry.id);
-      if (entry.kind === 'dir' && !objects.trees.has(entry.id)) neededTrees.add(entry.id);
+      if (entry.kind === 'dir' && !objects.trees.has(entry.id) && entry.id !== EMPTY_TREE_ID) neededTrees.add(entry.id);
     }
   }
   const [blobsFound, treesFound] = await Promise.all([present(stores.blobs, [...neededBlobs]), present(stores.trees, [...neededTrees])]);

@@ -51,7 +51,7 @@ export async function upgradeSnapshots(db: Database, sessionId: string, baseline
 }
 
 /** The tree of a workspace zip: its files, and its folder entries (so empty folders survive). */
-async function snapshotOfZip(zip: Uint8Array): Promise<FilesSnapshot> {
+export async function snapshotOfZip(zip: Uint8Array): Promise<FilesSnapshot> {
   const folders = readCentralDirectory(zip)
     .filter((entry) => entry.isDirectory && unsafePathReason(entry.rawName) === null)
     .map((entry) => normalizePath(entry.rawName))

@@ -12,7 +12,8 @@ export type TreeDiff = {
   /** Deepest first. */
   removeFolders: string[];
   makeFolders: string[];
-  writeFiles: TreeFile[];
+  /** `was`: the file `from` had at that path, when it had one. */
+  writeFiles: (TreeFile & { was?: TreeFile })[];
 };
 
 /**
@@ -39,7 +40,7 @@ async function compare(source: TreeSource, from: ObjectId | undefined, to: Objec
     const path = prefix + name;
     if (now && now.kind === old.kind) {
       if (now.id === old.id && (now.kind !== 'file' || old.kind !== 'file' || !!now.executable === !!old.executable)) continue;
-      if (now.kind === 'file') diff.writeFiles.push({ path, id: now.id, size: now.size });
+      if (now.kind === 'file' && old.kind === 'file') diff.writeFiles.push({ path, id: now.id, size: now.size, was: { path, id: old.id, size: old.size } });
       else deeper.push(compare(source, old.id, now.id, `${path}/`, diff));
     } else {
       deeper.push(removeEntry(source, old, path, diff).then(() => (now ? addEntry(source, now, path, diff) : undefined)));
