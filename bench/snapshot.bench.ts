@@ -161,7 +161,7 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   const afterFork = await census(page);
   const usageAtEnd = await storageUsage(page);
 
-  const { tasks, marks } = await trace.stop();
+  const { tasks, marks, measures: traced } = await trace.stop();
   const mark = (label: string) => marks.get(label) ?? NaN;
   const worker = /DedicatedWorker/;
   const turn1Worker = busy(tasks, worker, mark('turn1-send'), mark('turn1-saved'));
@@ -169,8 +169,14 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   const readOnlyWorker = busy(tasks, worker, mark('turn4-send'), mark('turn4-saved'));
   const restoreWorker = busy(tasks, worker, mark('restore-start'), mark('restore-saved'));
   const measures = await appMeasures(page);
+  // The app's own snapshot measures (where it has them), with the worker's busy time inside each.
+  const inTurn1 = (m: { startUs: number }) => m.startUs >= mark('turn1-send') && m.startUs <= mark('turn1-saved');
+  const snapshotWork = traced
+    .filter((m) => m.name.startsWith('conch:snapshot') && inTurn1(m))
+    .map((m) => ({ name: m.name, wallMs: (m.endUs - m.startUs) / 1000, worker: busy(tasks, worker, m.startUs, m.endUs) }));
+  const readOnlyCaptures = traced.filter((m) => m.name === 'conch:snapshot-capture' && m.startUs >= mark('turn4-send') && m.startUs <= mark('turn4-saved'));
 
-  figures.turn1 = { endMs: t1End - t1Send, savedAfterEndMs: t1Saved - t1End, worker: turn1Worker, main: turn1Main, growth: turn1, changedBytes };
+  figures.turn1 = { endMs: t1End - t1Send, savedAfterEndMs: t1Saved - t1End, worker: turn1Worker, main: turn1Main, growth: turn1, changedBytes, snapshotWork };
   figures.sendToWireMs = sendToWire;
   figures.readOnly = { growth: readOnly, worker: readOnlyWorker };
   figures.restore = { shownMs: restoreShown - restoreStart, savedMs: restoreSaved - restoreStart, growth: growth(afterReadOnly, afterRestore), worker: restoreWorker };
@@ -181,13 +187,22 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   console.log(`turn editing 3 files: answered ${ms(t1End - t1Send)} after Send; saving settled ${ms(t1Saved - t1End)} after the turn ended`);
   console.log(`  worker busy from Send until saved: ${ms(turn1Worker.wallMs)} (CPU ${ms(turn1Worker.cpuMs)}, longest task ${ms(turn1Worker.maxMs)}); ` +
     `main thread: ${ms(turn1Main.wallMs)} (longest task ${ms(turn1Main.maxMs)})`);
+  for (const work of snapshotWork) {
+    console.log(`  ${work.name}: ${ms(work.wallMs)} wall; worker busy inside it ${ms(work.worker.wallMs)} (CPU ${ms(work.worker.cpuMs)})`);
+  }
+  if (snapshotWork.length > 0) {
+    const wall = snapshotWork.reduce((s, w) => s + w.wallMs, 0);
+    const workerMs = snapshotWork.reduce((s, w) => s + w.worker.wallMs, 0);
+    console.log(`  snapshots of the turn together: ${ms(wall)} wall, worker busy ${ms(workerMs)}`);
+  }
   console.log(`  store growth: ${describeGrowth(turn1)}`);
   const manifests = (turn1.trees?.bytes ?? 0) + (turn1.snapshots?.bytes ?? 0);
   console.log(`  snapshot data written: ${kb(snapshotBytes(turn1))} for ${kb(changedBytes)} of changed files ` +
     `(blobs ${kb(turn1.blobs?.bytes ?? 0)} = ${((100 * (turn1.blobs?.bytes ?? 0)) / changedBytes).toFixed(0)}% of them; manifests and refs ${kb(manifests)})`);
   console.log(`Send -> request on the wire, right after a turn ended: ${ms(sendToWire)}`);
   console.log(`read-only command turn: snapshot data written ${snapshotBytes(readOnly)} bytes (${describeGrowth(readOnly) || 'nothing'}); ` +
-    `worker busy ${ms(readOnlyWorker.wallMs)}`);
+    `worker busy ${ms(readOnlyWorker.wallMs)} for the whole turn; ${readOnlyCaptures.length} snapshot captures, ${ms(readOnlyCaptures.reduce((s, m) => s + (m.endUs - m.startUs) / 1000, 0))} together`);
+  console.log(`  (blobs ${readOnly.blobs?.bytes ?? 0} bytes, trees ${readOnly.trees?.bytes ?? 0} bytes; the rest is the refs of the user message's checkpoint)`);
   console.log(`restore the first checkpoint: shown after ${ms(restoreShown - restoreStart)}, saved after ${ms(restoreSaved - restoreStart)}; ` +
     `worker busy ${ms(restoreWorker.wallMs)}; snapshot data written ${kb(snapshotBytes(growth(afterReadOnly, afterRestore)))}`);
   console.log(`fork from the second prompt: shown after ${ms(forkShown - forkStart)}, saved after ${ms(forkSaved - forkStart)}; ` +

@@ -2,6 +2,7 @@
 // with one step of undo. Only what differs is written; folders snapshots leave out (node_modules) stay as they are.
 import type { WorkspaceChanges } from '../runtime/types';
 import type { OpenSessionAccess } from './open-session-access';
+import { timed } from './user-timing';
 
 /** What puts the workspace back as it was before restoring the checkpoint of user message `seq`. */
 export type RestoreUndo = { seq: number; changes: WorkspaceChanges };
@@ -26,7 +27,7 @@ export class CheckpointRestore {
       const stored = await store.loadStoredSnapshot(id, { checkpoint: seq });
       if (!stored) throw new Error(`No workspace was kept for message ${seq}, so there is nothing to restore.`);
       if (!('tree' in stored)) throw new Error('This checkpoint is stored in a form that cannot be read (a damaged zip); restore another one.');
-      const changes = await workspace.exclusive((runtime) => snapshots.restore(runtime, stored.tree));
+      const changes = await timed('restore', () => workspace.exclusive((runtime) => snapshots.restore(runtime, stored.tree)));
       this.undoable = { seq, changes };
       await this.session.workspaceReplaced();
     });

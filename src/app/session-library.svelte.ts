@@ -20,6 +20,7 @@ import { CheckpointRestore } from './checkpoint-restore.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
+import { timed } from './user-timing';
 import { WorkspaceSnapshots } from './workspace-snapshots';
 import { WorkspaceTransfer } from './workspace-transfer';
 
@@ -253,7 +254,7 @@ export class SessionLibrary {
       const from = this.current;
       if (!from) return;
       await this.session?.flush();
-      const result = await this.store.forkSession(from.id, seq);
+      const result = await timed('fork', () => this.store.forkSession(from.id, seq));
       await this.leaveCurrent();
       await this.enter(result.session.id);
       if (this.current) this.current.draft = messageText(result.prompt);

@@ -22,6 +22,7 @@ import {
   type SessionStore,
   type SnapshotRef,
 } from '../store';
+import { timed } from './user-timing';
 import { WorkspaceSnapshots, type Capture } from './workspace-snapshots';
 
 /** What persistence listens to: a SessionController's events. */
@@ -181,13 +182,11 @@ export class SessionPersistence {
   /** Stores `taken` as `ref` (nothing to do when it is the latest already); a failure is retried by `retry`. */
   private async commit(ref: SnapshotRef, taken: Capture): Promise<void> {
     if (ref === 'latest' && taken.root === this.storedLatest && taken.objects.blobs.size === 0 && taken.objects.trees.size === 0) return;
-    const started = performance.now();
     try {
-      const written = await this.options.store.commitSnapshot(this.sessionId, ref, taken);
+      await timed('snapshot-commit', () => this.options.store.commitSnapshot(this.sessionId, ref, taken), (bytes) => ({ ref: typeof ref === 'object' ? 'checkpoint' : ref, bytes }));
       this.snapshots.stored(taken);
       if (ref === 'latest') this.storedLatest = taken.root;
       this.snapshotFailed = false;
-      measure(ref, started, written);
     } catch (error) {
       this.snapshotFailed = true;
       // The store lost something the tree here relies on: the next snapshot compares and reads everything.
@@ -198,12 +197,7 @@ export class SessionPersistence {
 
   /** A snapshot of the workspace as it is now; null when none could be taken (a checkpoint must not stop the message). */
   private capture(): Promise<Capture | null> {
-    const started = performance.now();
-    return this.snapshots.capture().then(
-      (taken) => {
-        performance.measure?.('conch:snapshot-capture', { start: started, end: performance.now() });
-        return taken;
-      },
+    return timed('snapshot-capture', () => this.snapshots.capture()).catch(
       (error: unknown) => {
         this.snapshotFailed = true;
         this.lastError = asError(error);
@@ -237,11 +231,6 @@ export class SessionPersistence {
     this.state = state;
     this.options.onStateChange?.(state, this.lastError);
   }
-}
-
-/** A User Timing entry per stored snapshot (what the snapshot bench reads): how long storing took, and its bytes. */
-function measure(ref: SnapshotRef, started: number, bytes: number): void {
-  performance.measure?.('conch:snapshot-commit', { start: started, end: performance.now(), detail: { ref: typeof ref === 'object' ? 'checkpoint' : ref, bytes } });
 }
 
 /** A stored session opened for viewing or working: its record, repaired transcript and lock (null: read-only). */

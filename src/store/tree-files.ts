@@ -1,10 +1,11 @@
 // Between snapshot trees and plain files: a tree from a set of files (an import, a session file, a zip-era
 // snapshot), and the files or the workspace zip of a tree (exports, the Changes tab), built on demand.
 import { nextMacrotask } from '../runtime/macrotask';
-import { gitBlobId, type ObjectId } from '../runtime/object-id';
+import { EMPTY_TREE_ID, gitBlobId, type ObjectId } from '../runtime/object-id';
 import { writeStoredZip } from '../runtime/stored-zip';
 import type { NewObjects } from './object-store';
 import { buildTrees, type FlatEntry, type TreeSource } from './tree-build';
+import type { Tree } from './tree-codec';
 import { listTree } from './tree-diff';
 import type { FileMap } from './types';
 
@@ -61,4 +62,40 @@ export async function filesOfTree(reader: ObjectReader, root: ObjectId): Promise
 export async function zipOfTree(reader: ObjectReader, root: ObjectId): Promise<Uint8Array> {
   const { files, folders } = await filesOfTree(reader, root);
   return writeStoredZip([...folders.map((path) => ({ path: `${path}/`, data: new Uint8Array(0) })), ...[...files].map(([path, data]) => ({ path, data }))]);
+}
+
+/** Every tree reachable from `roots`, and the ids of every file they hold. */
+export async function collectTrees(reader: TreeSource, roots: Iterable<ObjectId>): Promise<{ trees: Map<ObjectId, Tree>; blobIds: Set<ObjectId> }> {
+  const trees = new Map<ObjectId, Tree>();
+  const blobIds = new Set<ObjectId>();
+  let level = [...new Set(roots)];
+  while (level.length > 0) {
+    const read = await Promise.all(level.map((id) => reader.tree(id)));
+    const next = new Set<ObjectId>();
+    for (const tree of read) {
+      trees.set(tree.id, tree);
+      for (const entry of tree.entries) {
+        if (entry.kind === 'file') blobIds.add(entry.id);
+        else if (!trees.has(entry.id)) next.add(entry.id);
+      }
+    }
+    level = [...next].filter((id) => !trees.has(id));
+  }
+  return { trees, blobIds };
+}
+
+/** A reader over objects already in memory. */
+export function memoryReader(trees: Map<ObjectId, Tree>, blobs: Map<ObjectId, Uint8Array>): ObjectReader {
+  return {
+    tree: async (id) => {
+      const tree = trees.get(id) ?? (id === EMPTY_TREE_ID ? { id, entries: [] } : undefined);
+      if (!tree) throw new Error(`Folder ${id} is not among the objects read.`);
+      return tree;
+    },
+    blobs: async (ids) => new Map([...ids].map((id) => {
+      const data = blobs.get(id);
+      if (!data) throw new Error(`File ${id} is not among the objects read.`);
+      return [id, data];
+    })),
+  };
 }

@@ -4,10 +4,11 @@ import type { ObjectId } from '../runtime/object-id';
 import type { CollectOptions, GarbageReport } from './garbage-collection';
 import type { NewObjects, ObjectStore } from './object-store';
 import type { StoredSnapshot } from './snapshot-refs';
+import type { SessionSnapshots } from './session-file-snapshots';
 import type { SnapshotUpgrade } from './snapshot-migration';
 import type { SessionUsage } from './storage-usage';
 
-export type { GarbageReport, NewObjects, SessionUsage, SnapshotUpgrade, StoredSnapshot };
+export type { GarbageReport, NewObjects, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot };
 
 /** Workspace files keyed by POSIX path relative to the workspace root ("src/main.ts", never "/x" or "../x"). */
 export type FileMap = Map<string, Uint8Array>;
@@ -147,8 +148,10 @@ export interface SessionFileContents {
   messages: Message[];
   workspace: FileMap;
   baseline: FileMap | null;
-  /** Checkpoint workspace zips by user-message seq. */
+  /** Checkpoint workspace zips by user-message seq (files written before snapshots/). */
   checkpoints: Map<number, Uint8Array>;
+  /** Checkpoints as trees, each file once; null when the file has none. */
+  snapshots: SessionSnapshots | null;
 }
 
 /** Persistence of sessions, transcripts, snapshots and settings (IndexedDB). Made by createSessionStore(). */
