@@ -20,6 +20,7 @@ import { CheckpointRestore } from './checkpoint-restore.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
+import { StorageView } from './storage-view.svelte';
 import { timed } from './user-timing';
 import { WorkspaceSnapshots } from './workspace-snapshots';
 import { WorkspaceTransfer } from './workspace-transfer';
@@ -73,6 +74,8 @@ export class SessionLibrary {
   readonly restore: CheckpointRestore;
   /** The trees of the page's sandbox: what it holds now, whichever session is open. */
   readonly snapshots: WorkspaceSnapshots;
+  /** What each session holds in storage, and freeing space by dropping old checkpoints. */
+  readonly storage: StorageView;
 
   private readonly options: SessionLibraryOptions;
   private work: Promise<unknown> = Promise.resolve();
@@ -85,6 +88,7 @@ export class SessionLibrary {
     this.options = options;
     this.store = options.store;
     this.snapshots = new WorkspaceSnapshots(options.host.workspace, options.store.objects);
+    this.storage = new StorageView(options.store);
     const session: OpenSessionAccess = {
       store: this.store,
       snapshots: this.snapshots,
