@@ -27,6 +27,8 @@ import { WorkspaceTransfer } from './workspace-transfer';
 
 export type { SessionHost } from './open-session.svelte';
 
+const COLLECT_AFTER_START_MS = 30_000;
+
 /** The sandbox could not start: the page says so itself, so this is no notice of the library's. */
 class SandboxUnavailable extends Error {}
 
@@ -80,6 +82,7 @@ export class SessionLibrary {
   private readonly options: SessionLibraryOptions;
   private work: Promise<unknown> = Promise.resolve();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private collectTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
   /** The last wait for the sandbox failed (the page shows why). */
   private sandboxUnavailable = false;
@@ -147,6 +150,8 @@ export class SessionLibrary {
       this.refreshSoon();
     }) ?? null;
     void requestPersistentStorage().then((granted) => (this.persisted = granted));
+    // Latest snapshots replaced since the last visit leave files no snapshot refers to; collected once things are quiet.
+    this.collectTimer = setTimeout(() => void this.store.collectGarbage().catch(() => undefined), COLLECT_AFTER_START_MS);
     await this.openLatest();
   }
 
@@ -164,6 +169,7 @@ export class SessionLibrary {
   }
 
   stop(): void {
+    if (this.collectTimer) clearTimeout(this.collectTimer);
     this.unsubscribe?.();
     this.options.events?.close();
     this.session?.close();
