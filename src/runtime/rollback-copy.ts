@@ -41,8 +41,16 @@ export class RollbackCopy {
   /** `changes` were made by the page itself: the copy takes them as given. */
   applied(changes: WorkspaceChanges): void {
     for (const path of changes.removeFiles) this.entries.delete(path);
-    for (const path of changes.removeFolders) {
-      if (![...this.entries.keys()].some((p) => p !== path && isBelow(p, path))) this.entries.delete(path);
+    if (changes.removeFolders.length > 0) {
+      // A folder goes only when nothing is left in it, as the runtime does it: a folder holds something when an
+      // entry that stays (anything but the folders to remove) lies below it.
+      const removing = new Set(changes.removeFolders);
+      const holding = new Set<string>();
+      for (const path of this.entries.keys()) {
+        if (removing.has(path)) continue;
+        for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) holding.add(path.slice(0, cut));
+      }
+      for (const path of removing) if (!holding.has(path)) this.entries.delete(path);
     }
     for (const path of changes.makeFolders) {
       addParents(this.entries, path);
