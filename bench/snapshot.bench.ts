@@ -5,7 +5,8 @@
 //      worker was, and what the store grew by (against the bytes of the changed files; manifests printed apart);
 //   3. a turn that edits 1 file, then the next prompt sent the moment it ends: Send -> request on the wire;
 //   4. a turn that only runs a read-only command: what the store grew by (target 0 bytes of snapshot data);
-//   5. restoring the checkpoint of the first prompt (the imported repo), and forking from the second one.
+//   5. restoring the checkpoint of the first prompt after the import, and forking from the next one.
+// Send -> request is also measured on the empty workspace first, for comparison on the same machine at the time.
 // Figures from outside the app (save status, trace of the page's threads, an IndexedDB census) are printed for any
 // version of the app; the app's own conch:* User Timing measures are printed where it has them. Writes
 // bench/results/snapshot.json; asserts nothing.
@@ -82,7 +83,25 @@ function busy(tasks: ThreadTask[], thread: RegExp, from: number, to: number): { 
   };
 }
 
+/** Sends `prompt` the moment the turn before ended and returns how long until its request went out (page clock). */
+async function sendToWire(page: Page, prompt: string): Promise<number> {
+  const requestsBefore = (await completionRequestStarts(page)).length;
+  await sendPrompt(page, prompt);
+  await page.waitForFunction((n) => performance.getEntriesByType('resource').filter((e) => e.name.includes('/chat/completions')).length > n, requestsBefore, { timeout: 60_000 });
+  const { sendAt } = await pageRecord(page);
+  return (await completionRequestStarts(page))[requestsBefore] - sendAt[sendAt.length - 1];
+}
+
 async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Array): Promise<void> {
+  // 0. Send -> request on an empty workspace, right after a turn ended: what "fast" is on this machine now.
+  mock.setScript([text('First.'), text('Second.')]);
+  await sendPrompt(page, 'Say something');
+  await finishTurn(page, 'First.');
+  const emptySendToWire = await sendToWire(page, 'Say something else');
+  await finishTurn(page, 'Second.');
+  await waitSettled(page);
+  figures.emptySendToWireMs = emptySendToWire;
+
   // 1. Import.
   const importStart = await pageNow(page);
   await page.getByTestId('import-zip').setInputFiles({ name: 'big-repo-main.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
@@ -119,12 +138,8 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   mock.setScript([{ content: [editCall(oneEdit)] }, text('Edited one file.'), { content: [{ type: 'toolCall', name: 'bash', arguments: { command: 'ls packages | wc -l' } }] }, text('Counted.')]);
   await sendPrompt(page, 'Edit one file');
   await finishTurn(page, 'Edited one file.');
-  const requestsBefore = (await completionRequestStarts(page)).length;
-  await sendPrompt(page, 'Count the packages');
+  const bigSendToWire = await sendToWire(page, 'Count the packages');
   await finishTurn(page, 'Counted.');
-  const { sendAt } = await pageRecord(page);
-  const requestStart = (await completionRequestStarts(page))[requestsBefore];
-  const sendToWire = requestStart - sendAt[sendAt.length - 1];
   await waitSettled(page);
   const beforeReadOnly = await census(page);
 
@@ -138,22 +153,23 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   const afterReadOnly = await census(page);
   const readOnly = growth(beforeReadOnly, afterReadOnly);
 
-  // 5. Restore the first prompt's checkpoint (the imported repo), then fork from the second prompt.
-  const firstUser = page.locator('[data-testid="message"][data-role="user"]').first();
+  // 5. Restore the checkpoint of the first prompt after the import (the imported repo), then fork from the next one.
+  // (The two prompts before the import were the empty-workspace figure.)
+  const firstUser = page.locator('[data-testid="message"][data-role="user"]').nth(2);
   await firstUser.hover();
   await trace.mark('restore-start');
   const restoreStart = await pageNow(page);
-  await page.getByTestId('restore-checkpoint').first().click();
+  await page.getByTestId('restore-checkpoint').nth(2).click();
   await page.getByTestId('restore-done').waitFor({ timeout: 120_000 });
   const restoreShown = await pageNow(page);
   const restoreSaved = await waitSettled(page);
   await trace.mark('restore-saved');
   const afterRestore = await census(page);
 
-  const secondUser = page.locator('[data-testid="message"][data-role="user"]').nth(1);
+  const secondUser = page.locator('[data-testid="message"][data-role="user"]').nth(3);
   await secondUser.hover();
   const forkStart = await pageNow(page);
-  await page.getByTestId('fork-message').nth(1).click();
+  await page.getByTestId('fork-message').nth(3).click();
   await page.getByTestId('session-item').nth(1).waitFor({ timeout: 120_000 });
   await page.waitForFunction(() => (document.querySelector('[data-testid="prompt-input"]') as HTMLTextAreaElement | null)?.value === 'Edit one file', undefined, { timeout: 120_000 });
   const forkShown = await pageNow(page);
@@ -173,11 +189,16 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   const inTurn1 = (m: { startUs: number }) => m.startUs >= mark('turn1-send') && m.startUs <= mark('turn1-saved');
   const snapshotWork = traced
     .filter((m) => m.name.startsWith('conch:snapshot') && inTurn1(m))
-    .map((m) => ({ name: m.name, wallMs: (m.endUs - m.startUs) / 1000, worker: busy(tasks, worker, m.startUs, m.endUs) }));
+    .map((m) => ({
+      name: m.name,
+      wallMs: (m.endUs - m.startUs) / 1000,
+      worker: busy(tasks, worker, m.startUs, m.endUs),
+      main: busy(tasks, /CrRendererMain/, m.startUs, m.endUs),
+    }));
   const readOnlyCaptures = traced.filter((m) => m.name === 'conch:snapshot-capture' && m.startUs >= mark('turn4-send') && m.startUs <= mark('turn4-saved'));
 
   figures.turn1 = { endMs: t1End - t1Send, savedAfterEndMs: t1Saved - t1End, worker: turn1Worker, main: turn1Main, growth: turn1, changedBytes, snapshotWork };
-  figures.sendToWireMs = sendToWire;
+  figures.sendToWireMs = bigSendToWire;
   figures.readOnly = { growth: readOnly, worker: readOnlyWorker };
   figures.restore = { shownMs: restoreShown - restoreStart, savedMs: restoreSaved - restoreStart, growth: growth(afterReadOnly, afterRestore), worker: restoreWorker };
   figures.fork = { shownMs: forkShown - forkStart, savedMs: forkSaved - forkStart, growth: growth(afterRestore, afterFork) };
@@ -187,26 +208,32 @@ async function run(page: Page, mock: MockProvider, repo: BigRepo, zip: Uint8Arra
   console.log(`turn editing 3 files: answered ${ms(t1End - t1Send)} after Send; saving settled ${ms(t1Saved - t1End)} after the turn ended`);
   console.log(`  worker busy from Send until saved: ${ms(turn1Worker.wallMs)} (CPU ${ms(turn1Worker.cpuMs)}, longest task ${ms(turn1Worker.maxMs)}); ` +
     `main thread: ${ms(turn1Main.wallMs)} (longest task ${ms(turn1Main.maxMs)})`);
+  // Each window also holds whatever else ran meanwhile (the tools, the transcript), so these are upper bounds.
   for (const work of snapshotWork) {
-    console.log(`  ${work.name}: ${ms(work.wallMs)} wall; worker busy inside it ${ms(work.worker.wallMs)} (CPU ${ms(work.worker.cpuMs)})`);
+    console.log(`  ${work.name}: ${ms(work.wallMs)} wall; inside it the worker was busy ${ms(work.worker.wallMs)} (CPU ${ms(work.worker.cpuMs)}), ` +
+      `the main thread ${ms(work.main.wallMs)} (CPU ${ms(work.main.cpuMs)})`);
   }
   if (snapshotWork.length > 0) {
-    const wall = snapshotWork.reduce((s, w) => s + w.wallMs, 0);
-    const workerMs = snapshotWork.reduce((s, w) => s + w.worker.wallMs, 0);
-    console.log(`  snapshots of the turn together: ${ms(wall)} wall, worker busy ${ms(workerMs)}`);
+    const sum = (f: (w: (typeof snapshotWork)[number]) => number) => snapshotWork.reduce((s, w) => s + f(w), 0);
+    console.log(`  the turn's snapshots together: ${ms(sum((w) => w.wallMs))} wall; worker busy ${ms(sum((w) => w.worker.wallMs))} (CPU ${ms(sum((w) => w.worker.cpuMs))}); ` +
+      `main thread CPU ${ms(sum((w) => w.main.cpuMs))}`);
   }
   console.log(`  store growth: ${describeGrowth(turn1)}`);
   const manifests = (turn1.trees?.bytes ?? 0) + (turn1.snapshots?.bytes ?? 0);
   console.log(`  snapshot data written: ${kb(snapshotBytes(turn1))} for ${kb(changedBytes)} of changed files ` +
     `(blobs ${kb(turn1.blobs?.bytes ?? 0)} = ${((100 * (turn1.blobs?.bytes ?? 0)) / changedBytes).toFixed(0)}% of them; manifests and refs ${kb(manifests)})`);
-  console.log(`Send -> request on the wire, right after a turn ended: ${ms(sendToWire)}`);
+  console.log(`Send -> request on the wire, right after a turn ended: ${ms(bigSendToWire)} (on the empty workspace at the start: ${ms(emptySendToWire)})`);
   console.log(`read-only command turn: snapshot data written ${snapshotBytes(readOnly)} bytes (${describeGrowth(readOnly) || 'nothing'}); ` +
     `worker busy ${ms(readOnlyWorker.wallMs)} for the whole turn; ${readOnlyCaptures.length} snapshot captures, ${ms(readOnlyCaptures.reduce((s, m) => s + (m.endUs - m.startUs) / 1000, 0))} together`);
   console.log(`  (blobs ${readOnly.blobs?.bytes ?? 0} bytes, trees ${readOnly.trees?.bytes ?? 0} bytes; the rest is the refs of the user message's checkpoint)`);
   console.log(`restore the first checkpoint: shown after ${ms(restoreShown - restoreStart)}, saved after ${ms(restoreSaved - restoreStart)}; ` +
     `worker busy ${ms(restoreWorker.wallMs)}; snapshot data written ${kb(snapshotBytes(growth(afterReadOnly, afterRestore)))}`);
+  const fork = measures.find((m) => m.name === 'conch:fork');
+  const restore = measures.find((m) => m.name === 'conch:restore');
+  if (restore) console.log(`  the restore itself (conch:restore: diff, read, write): ${ms(restore.duration)}`);
   console.log(`fork from the second prompt: shown after ${ms(forkShown - forkStart)}, saved after ${ms(forkSaved - forkStart)}; ` +
     `snapshot data written ${kb(snapshotBytes(growth(afterRestore, afterFork)))} (${describeGrowth(growth(afterRestore, afterFork)) || 'nothing'})`);
+  if (fork) console.log(`  the fork itself in the store (conch:fork): ${ms(fork.duration)}`);
   console.log(`storage.estimate() at the end: ${mb(usageAtEnd)} (after import: ${mb(usageAfterImport)})`);
   const byName = new Map<string, number[]>();
   for (const m of measures) byName.set(m.name, [...(byName.get(m.name) ?? []), m.duration]);
