@@ -203,9 +203,14 @@ describe('Workspace changed paths', () => {
   it('says everything changed after a runtime hand-over, or when more changed than is worth listing', async () => {
     const workspace = Workspace.of(createEmbeddedRuntime());
     workspace.takeChanges();
-    workspace.attach(createEmbeddedRuntime());
+    const next = createEmbeddedRuntime();
+    workspace.attach(next);
     expect(workspace.takeChanges()).toEqual({ all: true });
-    await workspace.exec('mkdir many && cd many && for i in $(seq 1 5100); do echo $i > f$i; done');
+    await workspace.exec('mkdir some && echo 1 > some/f1');
+    expect(workspace.takeChanges()).toEqual({ all: false, paths: ['some', 'some/f1'] });
+    // A generated folder, written behind the workspace's back (the runtime's watch reports it).
+    const many = Array.from({ length: 5100 }, (_, i) => ({ path: `many/f${i}`, data: new Uint8Array([i % 256]) }));
+    await next.applyChanges({ removeFiles: [], removeFolders: [], makeFolders: [], writeFiles: many });
     expect(workspace.takeChanges()).toEqual({ all: true });
   });
 
