@@ -14,7 +14,8 @@ import { OutputTail } from './output-tail';
 import { StagedWorkspace } from './staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from './paths';
 import { WatchBatcher } from './watch-batcher';
-import { copyEntries, scanSource, type CopiedEntry, type ScanSource } from './workspace-scan';
+import { applyToMemory, copyEntry, entryType, listFolder, memoryScanSource } from './memory-fs';
+import { copyEntries, scanSource, type CopiedEntry } from './workspace-scan';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -324,48 +325,25 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   scan(paths: string[], options: ScanOptions = {}): Promise<ScannedEntry[]> {
     this.assertLive();
     const relative = paths.map((path) => this.inside(path, 'scan'));
-    return scanSource(this.scanSource(), relative, options, true);
+    return scanSource(memoryScanSource(this.fs, this.workdir), relative, options, true);
   }
 
   copyEntries(paths: string[]): Promise<CopiedEntry[]> {
     this.assertLive();
-    return copyEntries(this.scanSource(), paths.map((path) => this.inside(path, 'copy')));
+    return copyEntries(memoryScanSource(this.fs, this.workdir), paths.map((path) => this.inside(path, 'copy')));
   }
 
   /** Removals, folders and writes straight into the in-memory fs (checked first), reported to the watchers as one batch. */
   async applyChanges(changes: WorkspaceChanges): Promise<void> {
     this.assertLive();
     const absolute = (path: string) => `${this.workdir}/${this.inside(path, 'change')}`;
-    const removeFiles = changes.removeFiles.map(absolute);
-    const removeFolders = changes.removeFolders.map(absolute).sort((a, b) => b.length - a.length);
-    const makeFolders = changes.makeFolders.map(absolute);
-    const writeFiles = changes.writeFiles.map((file) => ({ target: absolute(file.path), data: file.data }));
-    const memory = this.memory;
-    const changed: string[] = [];
-    for (const target of removeFiles) {
-      const type = await this.typeOf(target, false);
-      if (type === 'file' || type === 'symlink') {
-        await memory.rm(target, { force: true });
-        changed.push(target);
-      }
-    }
-    for (const target of removeFolders) {
-      if ((await this.typeOf(target, false)) === 'dir' && (await memory.readdir(target)).length === 0) {
-        await memory.rm(target, { recursive: true, force: true });
-        changed.push(target);
-      }
-    }
-    for (const target of makeFolders) {
-      await this.clearWayFor(target, 'dir');
-      memory.mkdirSync(target, { recursive: true });
-      changed.push(target);
-    }
-    for (const { target, data } of writeFiles) {
-      await this.clearWayFor(target, 'file');
-      memory.writeFileSync(target, data);
-      changed.push(target);
-    }
-    this.recordChanges(changed);
+    const resolved: WorkspaceChanges = {
+      removeFiles: changes.removeFiles.map(absolute),
+      removeFolders: changes.removeFolders.map(absolute),
+      makeFolders: changes.makeFolders.map(absolute),
+      writeFiles: changes.writeFiles.map((file) => ({ path: absolute(file.path), data: file.data })),
+    };
+    this.recordChanges(await applyToMemory(this.memory, this.fs, this.workdir, resolved));
     this.changes.flush();
   }
 
@@ -392,46 +370,6 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     return relative;
   }
 
-  /** Removes what stands where a `kind` is about to be made: a file or link on the path or on a parent of it, or a folder where a file goes. */
-  private async clearWayFor(target: string, kind: 'file' | 'dir'): Promise<void> {
-    let current = this.workdir;
-    for (const segment of target.slice(this.workdir.length + 1).split('/').slice(0, -1)) {
-      current += `/${segment}`;
-      const type = await this.typeOf(current, false);
-      if (type === 'dir') continue;
-      if (type !== undefined) await this.memory.rm(current, { force: true });
-      break;
-    }
-    const type = await this.typeOf(target, false);
-    if (type === undefined || (type === 'dir' && kind === 'dir')) return;
-    await this.memory.rm(target, { recursive: type === 'dir', force: true });
-  }
-
-  /** The workspace as a scan reads it: links to files read as the file, links to folders skipped. */
-  private scanSource(): ScanSource {
-    const absolute = (relative: string) => (relative === '' ? this.workdir : `${this.workdir}/${relative}`);
-    const kindOf = async (target: string): Promise<'file' | 'dir' | undefined> => {
-      const type = await this.typeOf(target, false);
-      if (type !== 'symlink') return type;
-      return (await this.typeOf(target, true)) === 'file' ? 'file' : undefined;
-    };
-    return {
-      kindOf: (relative) => kindOf(absolute(relative)),
-      list: async (relative) => {
-        const folder = absolute(relative);
-        const entries = await this.listDir(folder);
-        if (!entries.some((entry) => entry.type === 'symlink')) return entries.map((entry) => ({ name: entry.name, kind: entry.type as 'file' | 'dir' }));
-        return Promise.all(
-          entries.map(async (entry) => ({
-            name: entry.name,
-            kind: entry.type === 'symlink' ? await kindOf(`${folder}/${entry.name}`) : entry.type,
-          })),
-        );
-      },
-      read: (relative) => this.fs.readFileBuffer(absolute(relative)),
-    };
-  }
-
   private resolve(path: string): string {
     this.assertLive();
     return resolvePath(this.workdir, path);
@@ -451,29 +389,12 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   /** The entry's type, or undefined when missing; `follow` resolves symlinks like stat(2). */
-  private async typeOf(absolute: string, follow: boolean): Promise<EntryType | undefined> {
-    try {
-      const info = follow ? await this.fs.stat(absolute) : await this.fs.lstat(absolute);
-      return info.isSymbolicLink ? 'symlink' : info.isDirectory ? 'dir' : 'file';
-    } catch {
-      return undefined;
-    }
+  private typeOf(absolute: string, follow: boolean): Promise<EntryType | undefined> {
+    return entryType(this.fs, absolute, follow);
   }
 
-  private async listDir(absolute: string): Promise<{ name: string; type: EntryType }[]> {
-    const read = this.fs.readdirWithFileTypes;
-    const entries = read
-      ? (await read(absolute)).map((e) => ({
-          name: e.name,
-          type: (e.isSymbolicLink ? 'symlink' : e.isDirectory ? 'dir' : 'file') as EntryType,
-        }))
-      : await Promise.all(
-          (await this.fs.readdir(absolute)).map(async (name) => ({
-            name,
-            type: (await this.typeOf(`${absolute}/${name}`, false)) ?? ('file' as EntryType),
-          })),
-        );
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  private listDir(absolute: string): Promise<{ name: string; type: EntryType }[]> {
+    return listFolder(this.fs, absolute);
   }
 
   /** mkdir -p that refuses to treat a file as a folder (the in-memory fs would silently allow it). */
@@ -488,19 +409,6 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       }
       await this.fs.mkdir(current, { recursive: true });
     }
-  }
-}
-
-/** Copies one entry (not its children) from `from` to `to`, keeping its kind, mode and time; links stay links. */
-async function copyEntry(from: InMemoryFs, to: InMemoryFs, path: string): Promise<void> {
-  const info = await from.lstat(path);
-  if (info.isSymbolicLink) {
-    to.mkdirSync(parentOf(path), { recursive: true });
-    await to.symlink(await from.readlink(path), path);
-  } else if (info.isDirectory) {
-    to.mkdirSync(path, { recursive: true });
-  } else {
-    to.writeFileSync(path, await from.readFileBuffer(path), undefined, { mode: info.mode, mtime: info.mtime });
   }
 }
 
