@@ -130,6 +130,23 @@ describe('WorkspaceSnapshots', () => {
     expect((await s.snapshots.capture()).root).toBe(now.root);
   });
 
+  it('a capture asked for while an import replaces the workspace waits for it, and reads nothing', async () => {
+    const s = await setup({ 'old.txt': 'old' });
+    await s.commit(await s.snapshots.capture());
+    const imported = new Map(Array.from({ length: 5100 }, (_, i) => [`src/f${i}.ts`, new TextEncoder().encode(`export const f${i} = ${i};\n`)]));
+    let during: Promise<Capture> | undefined;
+    const assumed = await s.snapshots.replacement(() =>
+      s.workspace.exclusive(async (rt) => {
+        await rt.importFiles!([...imported].map(([path, data]) => ({ path, data }))); // more changes than are listed
+        during = s.snapshots.capture(); // e.g. the quiet-time save after the import's change reports
+        return s.snapshots.assume(rt, imported);
+      }),
+    );
+    const scans = s.scans.length;
+    expect((await during!).root).toBe(assumed.root);
+    expect(s.scans).toHaveLength(scans); // nothing compared or read again
+  });
+
   it('keeps what a failed commit needed, and the next commit stores it', async () => {
     const s = await setup({ 'a.txt': 'a' });
     await s.commit(await s.snapshots.capture());

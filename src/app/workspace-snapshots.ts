@@ -39,6 +39,9 @@ export class WorkspaceSnapshots {
   private headKnown = false;
   /** The tree of the last capture, restore or import that finished. */
   private settledRoot: ObjectId | undefined;
+  /** Whole-workspace replacements running (an import, a restore); captures asked meanwhile wait for them. */
+  private replacements = 0;
+  private replaced: { promise: Promise<void>; resolve(): void } | null = null;
   private readonly unstored: NewObjects = { blobs: new Map(), trees: new Map() };
   /**
    * Blob ids this tracker has seen in the workspace (stored, or kept in `unstored`): a whole comparison leaves their
@@ -59,6 +62,33 @@ export class WorkspaceSnapshots {
    * workspace's exclusive job.
    */
   capture(runtime?: Runtime): Promise<Capture> {
+    // What a replacement writes is not a change to follow: its result is known when it ends.
+    if (this.replaced) return this.replaced.promise.then(() => this.capture(runtime));
+    return this.captureNow(runtime);
+  }
+
+  /**
+   * Runs `job`, which replaces the workspace as a whole (an import, a restore, with their own captures); captures
+   * asked for meanwhile are taken once it is done.
+   */
+  async replacement<T>(job: () => Promise<T>): Promise<T> {
+    if (this.replacements++ === 0) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.replaced = { promise, resolve };
+    }
+    try {
+      return await job();
+    } finally {
+      if (--this.replacements === 0) {
+        const done = this.replaced;
+        this.replaced = null;
+        done?.resolve();
+      }
+    }
+  }
+
+  private captureNow(runtime?: Runtime): Promise<Capture> {
     const taken = this.workspace.takeChanges();
     const previous = this.head;
     const whole = taken.all || !this.headKnown;
@@ -126,8 +156,12 @@ export class WorkspaceSnapshots {
    * Makes the workspace hold tree `target`, writing only what differs from what it holds now; returns what would put
    * it back (for an undo). Run inside the workspace's exclusive job, with its runtime.
    */
-  async restore(runtime: Runtime, target: ObjectId): Promise<WorkspaceChanges> {
-    const live = this.capture(runtime);
+  restore(runtime: Runtime, target: ObjectId): Promise<WorkspaceChanges> {
+    return this.replacement(() => this.restoreNow(runtime, target));
+  }
+
+  private async restoreNow(runtime: Runtime, target: ObjectId): Promise<WorkspaceChanges> {
+    const live = this.captureNow(runtime);
     return (
       await this.replacing(async () => {
         const diff = await diffTrees(this, (await live).root, target);
@@ -165,7 +199,7 @@ export class WorkspaceSnapshots {
    * wait for it. A failure leaves the tree unknown (the next capture compares everything).
    */
   private replacing<T extends Capture>(job: () => Promise<T>): Promise<T> {
-    const running = job();
+    const running = this.replacement(job);
     this.headKnown = true;
     this.head = running.then(
       (result) => (this.settledRoot = result.root),

@@ -32,10 +32,12 @@ export class WorkspaceTransfer {
       const workspace = this.session.writableWorkspace();
       const id = this.session.current()!.id;
       const { store, snapshots } = this.session;
-      const result = await importRepo(workspace, source, options);
+      // Snapshots wait for the import: the sandbox then holds exactly the imported files, whose tree is the baseline.
+      const { result, baseline } = await snapshots.replacement(async () => {
+        const result = await importRepo(workspace, source, options);
+        return { result, baseline: await workspace.exclusive((runtime) => snapshots.assume(runtime, result.contents)) };
+      });
       try {
-        // The sandbox holds exactly the imported files now: their tree is the baseline and what it holds.
-        const baseline = await workspace.exclusive((runtime) => snapshots.assume(runtime, result.contents));
         await store.commitSnapshot(id, 'baseline', baseline);
         snapshots.stored(baseline);
         await this.session.workspaceReplaced();
