@@ -3,6 +3,7 @@
 import type { ObjectId } from '../runtime/object-id';
 import { snapshotOfZip, type FileChange, type FileMap, type SessionRecord, type ZipImportProgress } from '../store';
 import type { OpenSessionAccess } from './open-session-access';
+import { timed } from './user-timing';
 import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
 import {
   changesPatch,
@@ -35,10 +36,10 @@ export class WorkspaceTransfer {
       // Snapshots wait for the import: the sandbox then holds exactly the imported files, whose tree is the baseline.
       const { result, baseline } = await snapshots.replacement(async () => {
         const result = await importRepo(workspace, source, options);
-        return { result, baseline: await workspace.exclusive((runtime) => snapshots.assume(runtime, result.contents)) };
+        return { result, baseline: await timed('snapshot-capture', () => workspace.exclusive((runtime) => snapshots.assume(runtime, result.contents))) };
       });
       try {
-        await store.commitSnapshot(id, 'baseline', baseline);
+        await timed('snapshot-commit', () => store.commitSnapshot(id, 'baseline', baseline), (bytes) => ({ ref: 'baseline', bytes }));
         snapshots.stored(baseline);
         await this.session.workspaceReplaced();
       } catch (error) {
