@@ -15,7 +15,6 @@ import {
   ImportCancelledError,
   type FileChange,
   type FileMap,
-  type SessionStore,
   type TreeSource,
   type ZipImportOptions,
   type ZipImportProgress,
@@ -109,12 +108,6 @@ export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>): Promise
 export function workspaceZipName(title: string): string {
   const safe = title.replace(/[\\/:*?"<>|\x00-\x1f\x7f]/g, ' ').replace(/\.{2,}/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
   return `${safe.replace(/^\.+/, '') || 'workspace'}.zip`;
-}
-
-/** The session's baseline files (the imported tree); an empty map when it started from nothing. */
-export async function loadBaseline(store: Pick<SessionStore, 'loadSnapshot'>, sessionId: string): Promise<FileMap> {
-  const zip = await store.loadSnapshot(sessionId, 'baseline');
-  return zip ? unzipToMap(zip) : new Map();
 }
 
 /** Everything that differs between the baseline and the workspace now, sorted by path. */
