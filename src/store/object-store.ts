@@ -151,8 +151,15 @@ export async function putObjects(stores: { blobs: IDBObjectStore; trees: IDBObje
   return written;
 }
 
+// Past this many ids one listing of every key is cheaper than a lookup each (an import of a whole repo).
+const LIST_KEYS_OVER = 2000;
+
 /** Which of `ids` the store has. */
 export async function present(store: IDBObjectStore, ids: ObjectId[]): Promise<Set<ObjectId>> {
+  if (ids.length > LIST_KEYS_OVER) {
+    const all = new Set((await requestResult(store.getAllKeys())) as string[]);
+    return new Set(ids.filter((id) => all.has(id)));
+  }
   const counts = await Promise.all(ids.map((id) => requestResult(store.count(id))));
   return new Set(ids.filter((_, i) => counts[i] > 0));
 }
