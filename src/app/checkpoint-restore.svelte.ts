@@ -1,13 +1,11 @@
 // Putting the open session's workspace back as it was when one of its user messages was sent (the transcript stays),
-// with one step of undo.
-import { SNAPSHOT_EXCLUDE } from '../store';
+// with one step of undo. Only what differs is written; folders snapshots leave out (node_modules) stay as they are.
+import type { WorkspaceChanges } from '../runtime/types';
 import type { OpenSessionAccess } from './open-session-access';
-import { restoreWorkspace } from './session-persistence';
+import { timed } from './user-timing';
 
-/** The workspace as it was before restoring the checkpoint of user message `seq`. */
-export type RestoreUndo = { seq: number; zip: Uint8Array };
-
-const snapshotExclude = SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]);
+/** What puts the workspace back as it was before restoring the checkpoint of user message `seq`. */
+export type RestoreUndo = { seq: number; changes: WorkspaceChanges };
 
 /** Checkpoint restores of the open session; components call it as `library.restore`. */
 export class CheckpointRestore {
@@ -24,11 +22,13 @@ export class CheckpointRestore {
     return this.session.exclusive(async () => {
       const workspace = this.session.writableWorkspace();
       const id = this.session.current()!.id;
-      await workspace.exclusive(async (runtime) => {
-        const before = await runtime.exportZip({ exclude: snapshotExclude });
-        await restoreWorkspace(this.session.store, runtime, id, { checkpoint: seq });
-        this.undoable = { seq, zip: before };
-      });
+      const { store, snapshots } = this.session;
+      await store.upgradeSnapshots(id);
+      const stored = await store.loadStoredSnapshot(id, { checkpoint: seq });
+      if (!stored) throw new Error(`No workspace was kept for message ${seq}, so there is nothing to restore.`);
+      if (!('tree' in stored)) throw new Error('This checkpoint is stored in a form that cannot be read (a damaged zip); restore another one.');
+      const changes = await timed('restore', () => workspace.exclusive((runtime) => snapshots.restore(runtime, stored.tree)));
+      this.undoable = { seq, changes };
       await this.session.workspaceReplaced();
     });
   }
@@ -39,7 +39,7 @@ export class CheckpointRestore {
     this.undoable = null;
     if (!undo) return Promise.resolve();
     return this.session.exclusive(async () => {
-      await this.session.writableWorkspace().exclusive((runtime) => runtime.importZip(undo.zip));
+      await this.session.writableWorkspace().exclusive((runtime) => this.session.snapshots.apply(runtime, undo.changes));
       await this.session.workspaceReplaced();
     });
   }

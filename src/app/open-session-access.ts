@@ -2,10 +2,13 @@
 // reach the open session, its sandbox and the library's queue without reaching into the library's private state.
 import type { Workspace } from '../runtime/workspace';
 import type { SessionStore } from '../store';
+import type { WorkspaceSnapshots } from './workspace-snapshots';
 
 /** What the library's helpers need of it: the open session, its sandbox and the library's work queue. */
 export interface OpenSessionAccess {
   readonly store: SessionStore;
+  /** The trees of the page's sandbox: what it holds, and restores that write only what differs. */
+  readonly snapshots: WorkspaceSnapshots;
   /** The open session, or null before one is open. */
   current(): { id: string; title: string } | null;
   /** The sandbox's workspace; throws a message for the person while it starts. */

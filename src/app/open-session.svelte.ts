@@ -7,6 +7,7 @@ import type { SessionLock, SessionStore } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './session-persistence';
 import { recoverInterruptedReply, ReplyDrafts } from './compaction/interrupted-reply';
+import type { WorkspaceSnapshots } from './workspace-snapshots';
 
 /** What an open session needs from the page: the sandbox's workspace and a controller for a transcript. */
 export interface SessionHost {
@@ -27,6 +28,8 @@ export interface SessionHost {
 export type OpenSessionOptions = {
   store: SessionStore;
   host: SessionHost;
+  /** The trees of the page's sandbox (one for the page, whichever session is open). */
+  snapshots: WorkspaceSnapshots;
   acquireLock?: (id: string) => Promise<SessionLock | null>;
   /** Told whenever the save state changes; `error` is set while the state is 'failed'. */
   onSaveState?: (state: SaveState, error: Error | null) => void;
@@ -44,6 +47,7 @@ export class OpenSession {
 
   private readonly store: SessionStore;
   private readonly workspace: Workspace;
+  private readonly snapshots: WorkspaceSnapshots;
   private readonly persistence: SessionPersistence | null;
   private readonly stopDrafts: (() => void) | null = null;
   private lock: SessionLock | null;
@@ -53,6 +57,7 @@ export class OpenSession {
     controller: SessionController;
     store: SessionStore;
     workspace: Workspace;
+    snapshots: WorkspaceSnapshots;
     lock: SessionLock | null;
     saved: boolean;
     onSaveState?: OpenSessionOptions['onSaveState'];
@@ -61,6 +66,7 @@ export class OpenSession {
     this.controller = init.controller;
     this.store = init.store;
     this.workspace = init.workspace;
+    this.snapshots = init.snapshots;
     this.lock = init.lock;
     this.saved = init.saved;
     this.readOnly = init.saved && !init.lock;
@@ -68,6 +74,7 @@ export class OpenSession {
       ? new SessionPersistence({
           store: init.store,
           workspace: init.workspace,
+          snapshots: init.snapshots,
           sessionId: init.id,
           onStateChange: (state, error) => {
             this.saveState = state;
@@ -100,7 +107,7 @@ export class OpenSession {
         messages: transcript,
         compactions,
       });
-      return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, lock, saved: true, onSaveState: options.onSaveState });
+      return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, snapshots: options.snapshots, lock, saved: true, onSaveState: options.onSaveState });
     } catch (error) {
       lock?.release();
       throw error;
@@ -108,21 +115,23 @@ export class OpenSession {
   }
 
   /** A session the store could not keep: it works, and lasts until the page closes. */
-  static async unsaved(options: Pick<OpenSessionOptions, 'store' | 'host'>): Promise<OpenSession> {
+  static async unsaved(options: Pick<OpenSessionOptions, 'store' | 'host' | 'snapshots'>): Promise<OpenSession> {
     const id = `unsaved-${Date.now().toString(36)}`;
     const controller = await options.host.createController({ id, title: 'New session', createdAt: Date.now(), messages: [] });
-    return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, lock: null, saved: false });
+    return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, snapshots: options.snapshots, lock: null, saved: false });
   }
 
   /**
-   * Puts the session's stored workspace (latest, else its baseline, else empty) into the sandbox, waiting for the
-   * sandbox to boot if need be; calls through the workspace (the agent's tools) wait until it is in.
+   * Puts the session's stored workspace (latest, else its baseline, else empty) into the sandbox, writing only what
+   * differs from what the sandbox holds, waiting for the sandbox to boot if need be; calls through the workspace (the
+   * agent's tools) wait until it is in. Snapshots stored as whole zips (before content addressing) are converted first.
    */
   async restoreWorkspace(): Promise<void> {
     if (!this.saved) {
       await this.workspace.whenReady();
     } else {
-      await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id));
+      await this.store.upgradeSnapshots(this.id).catch(() => undefined); // a zip that stays is restored from memory
+      await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id, 'latest', this.snapshots));
     }
     void this.controller.measurePrompt();
   }

@@ -20,9 +20,14 @@ import { CheckpointRestore } from './checkpoint-restore.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
+import { StorageView } from './storage-view.svelte';
+import { timed } from './user-timing';
+import { WorkspaceSnapshots } from './workspace-snapshots';
 import { WorkspaceTransfer } from './workspace-transfer';
 
 export type { SessionHost } from './open-session.svelte';
+
+const COLLECT_AFTER_START_MS = 30_000;
 
 /** The sandbox could not start: the page says so itself, so this is no notice of the library's. */
 class SandboxUnavailable extends Error {}
@@ -69,10 +74,15 @@ export class SessionLibrary {
   readonly transfer: WorkspaceTransfer;
   /** Restoring the open session's workspace to a checkpoint, and undoing that. */
   readonly restore: CheckpointRestore;
+  /** The trees of the page's sandbox: what it holds now, whichever session is open. */
+  readonly snapshots: WorkspaceSnapshots;
+  /** What each session holds in storage, and freeing space by dropping old checkpoints. */
+  readonly storage: StorageView;
 
   private readonly options: SessionLibraryOptions;
   private work: Promise<unknown> = Promise.resolve();
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private collectTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
   /** The last wait for the sandbox failed (the page shows why). */
   private sandboxUnavailable = false;
@@ -80,8 +90,11 @@ export class SessionLibrary {
   constructor(options: SessionLibraryOptions) {
     this.options = options;
     this.store = options.store;
+    this.snapshots = new WorkspaceSnapshots(options.host.workspace, options.store.objects);
+    this.storage = new StorageView(options.store);
     const session: OpenSessionAccess = {
       store: this.store,
+      snapshots: this.snapshots,
       current: () => this.current,
       workspace: () => this.requireWorkspace(),
       writableWorkspace: () => this.requireWritable(),
@@ -137,6 +150,8 @@ export class SessionLibrary {
       this.refreshSoon();
     }) ?? null;
     void requestPersistentStorage().then((granted) => (this.persisted = granted));
+    // Latest snapshots replaced since the last visit leave files no snapshot refers to; collected once things are quiet.
+    this.collectTimer = setTimeout(() => void this.store.collectGarbage().catch(() => undefined), COLLECT_AFTER_START_MS);
     await this.openLatest();
   }
 
@@ -154,6 +169,7 @@ export class SessionLibrary {
   }
 
   stop(): void {
+    if (this.collectTimer) clearTimeout(this.collectTimer);
     this.unsubscribe?.();
     this.options.events?.close();
     this.session?.close();
@@ -248,7 +264,7 @@ export class SessionLibrary {
       const from = this.current;
       if (!from) return;
       await this.session?.flush();
-      const result = await this.store.forkSession(from.id, seq);
+      const result = await timed('fork', () => this.store.forkSession(from.id, seq));
       await this.leaveCurrent();
       await this.enter(result.session.id);
       if (this.current) this.current.draft = messageText(result.prompt);
@@ -281,6 +297,7 @@ export class SessionLibrary {
     const session = await OpenSession.open(id, {
       store: this.store,
       host: this.options.host,
+      snapshots: this.snapshots,
       acquireLock: this.options.acquireLock,
       onSaveState: (state, error) => {
         if (error) this.storageProblem(error);
@@ -295,7 +312,7 @@ export class SessionLibrary {
 
   /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
   private async enterUnsaved(error: unknown): Promise<void> {
-    const session = await OpenSession.unsaved({ store: this.store, host: this.options.host });
+    const session = await OpenSession.unsaved({ store: this.store, host: this.options.host, snapshots: this.snapshots });
     this.session = session;
     if (error) {
       this.storageProblem(error);

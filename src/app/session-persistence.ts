@@ -1,22 +1,30 @@
 // Keeps one open session in IndexedDB as it happens: each message as it completes, a checkpoint of the workspace per
 // user turn, and the latest workspace whenever files changed. Also reopens a stored session (lock, transcript repair,
 // workspace restore). All writes go through one queue, so entries land in the order the transcript has them.
+// A snapshot costs what changed: the workspace's changed paths are taken the moment a snapshot is due (a user
+// message, a tool result, the end of a run, a quiet moment after the person's own edits) and only those files are
+// read and stored; when nothing changed (a read-only command) nothing is read or written. Taking a snapshot never
+// holds up the agent: the files are read at once and the rest happens in this queue.
 import type { CompactionEntry, Message } from '../ai/types';
 import type { Runtime } from '../runtime/types';
-import { toolTraits } from '../tools/catalog';
+import { Workspace } from '../runtime/workspace';
 import type { SessionEvent } from './session-controller.svelte';
 import {
   acquireSessionLock,
+  EMPTY_SNAPSHOT_TREE,
   repairTranscript,
   SNAPSHOT_EXCLUDE,
+  MissingObjectError,
+  snapshotOfZip,
   StorageFullError,
-  zipFromFiles,
   type SessionLock,
   type SessionRecord,
   type SessionStore,
   type SnapshotRef,
 } from '../store';
 import { sessionBaseline } from './workspace-baseline';
+import { timed } from './user-timing';
+import { WorkspaceSnapshots, type Capture } from './workspace-snapshots';
 
 /** What persistence listens to: a SessionController's events. */
 export interface PersistedSession {
@@ -27,9 +35,11 @@ export interface PersistedSession {
 export type SaveState = 'saved' | 'saving' | 'failed';
 
 export type SessionPersistenceOptions = {
-  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'saveSnapshot'>;
-  /** The session's workspace: snapshots are exported from it, and its changes reported by it. */
-  workspace: Pick<Runtime, 'exportZip' | 'watch'>;
+  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'commitSnapshot' | 'objects'>;
+  /** The session's workspace: its changes are followed and its files snapshotted. */
+  workspace: Runtime;
+  /** The page's snapshot tracker (one per sandbox); one is made for `workspace` when not given. */
+  snapshots?: WorkspaceSnapshots;
   sessionId: string;
   /** Told whenever the save state changes; `error` is set while the state is 'failed'. */
   onStateChange?: (state: SaveState, error: Error | null) => void;
@@ -38,18 +48,19 @@ export type SessionPersistenceOptions = {
 };
 
 /** Written in transcript order: a compaction names the messages before it, so it waits for them. */
-type Unsaved = { message: Message; checkpoint?: Promise<Uint8Array | null> } | { compaction: CompactionEntry };
-
-const snapshotOptions = { exclude: SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]) };
+type Unsaved = { message: Message; checkpoint?: Promise<Capture | null> } | { compaction: CompactionEntry };
 
 /** Writes one session's messages and workspace snapshots as they happen. */
 export class SessionPersistence {
   readonly sessionId: string;
+  readonly snapshots: WorkspaceSnapshots;
   private readonly options: SessionPersistenceOptions;
+  private readonly workspace: Workspace;
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private unsaved: Unsaved[] = [];
-  private dirty = false;
+  /** The root tree stored as this session's latest, when known. */
+  private storedLatest: string | undefined;
   private unsubscribe: (() => void) | null = null;
   private stopWatching: (() => void) | null = null;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
@@ -60,9 +71,11 @@ export class SessionPersistence {
   constructor(options: SessionPersistenceOptions) {
     this.options = options;
     this.sessionId = options.sessionId;
+    this.snapshots = options.snapshots ?? new WorkspaceSnapshots(Workspace.of(options.workspace), options.store.objects);
+    this.workspace = this.snapshots.workspace;
   }
 
-  /** Subscribes to the controller's events and starts watching the workspace; returns the detach function. */
+  /** Subscribes to the controller's events and starts following the workspace; returns the detach function. */
   attach(session: PersistedSession): () => void {
     this.detach();
     this.unsubscribe = session.subscribe((event) => {
@@ -79,7 +92,7 @@ export class SessionPersistence {
         }
       }
     });
-    this.stopWatching = this.options.workspace.watch((paths) => this.filesChanged(paths));
+    this.stopWatching = this.workspace.watch((paths) => this.filesChanged(paths));
     return () => this.detach();
   }
 
@@ -102,16 +115,12 @@ export class SessionPersistence {
 
   /** Stores a completed message; a user message also gets a checkpoint of the workspace as it is now. */
   messageCompleted(message: Message): void {
-    // The export starts now, before the agent's first tool call of this turn can change anything.
-    const checkpoint = message.role === 'user' ? this.exportWorkspace() : undefined;
+    // Taken now, before the agent's first tool call of this turn can change anything.
+    const checkpoint = message.role === 'user' ? this.capture() : undefined;
     this.unsaved.push({ message, checkpoint });
     this.enqueue(() => this.writeUnsaved());
-    // After a tool call that may have changed files, save the workspace, so a reload mid-run finds the agent's
-    // edits. The runtime's watch reports changes a little later, so the tool's name decides here.
-    if (message.role === 'toolResult' && (this.dirty || toolTraits(message.toolName).mutating)) {
-      this.dirty = true;
-      this.snapshotSoon();
-    }
+    // After a tool call that changed files, save the workspace, so a reload mid-run finds the agent's edits.
+    if (message.role === 'toolResult' && this.behind) this.snapshotSoon();
   }
 
   /** Stores a compaction once the messages before it are stored. */
@@ -132,12 +141,16 @@ export class SessionPersistence {
 
   /** A run ended (done, aborted or failed): saves the workspace if it changed. */
   runEnded(): void {
-    if (this.dirty) this.snapshotSoon();
+    if (this.behind) this.snapshotSoon();
   }
 
-  /** Marks the workspace changed (e.g. after restoring a checkpoint into it) and saves it. */
+  /** Whether the stored latest may lag the workspace: files changed, another capture moved on, or a save failed. */
+  private get behind(): boolean {
+    return !this.workspace.unchanged || this.snapshots.lastRoot !== this.storedLatest || this.snapshotFailed;
+  }
+
+  /** Saves the workspace after it was replaced as a whole (a restore, an import). */
   workspaceReplaced(): Promise<void> {
-    this.dirty = true;
     this.snapshotSoon();
     return this.flush();
   }
@@ -159,34 +172,26 @@ export class SessionPersistence {
   /** Tries failed writes again (after the person freed space). */
   retry(): Promise<void> {
     this.enqueue(() => this.writeUnsaved());
-    if (this.dirty) this.snapshotSoon();
+    if (this.behind) this.snapshotSoon();
     return this.flush();
   }
 
   private filesChanged(paths: string[]): void {
     if (paths.every((p) => SNAPSHOT_EXCLUDE.some((name) => p.split('/').includes(name)))) return;
-    this.dirty = true;
     // Also during a run: a long command's changes must survive a reload before its result arrives.
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      this.snapshotSoon();
+      if (this.behind) this.snapshotSoon();
     }, this.options.idleSnapshotMs ?? 1000);
   }
 
+  /** Takes a snapshot now and stores it as the latest once the writes queued before it are done. */
   private snapshotSoon(): void {
+    const capture = this.capture();
     this.enqueue(async () => {
-      if (!this.dirty) return; // an earlier queued snapshot already took these changes
-      this.dirty = false;
-      try {
-        const zip = await this.options.workspace.exportZip(snapshotOptions);
-        await this.options.store.saveSnapshot(this.sessionId, 'latest', zip);
-        this.snapshotFailed = false;
-      } catch (error) {
-        this.dirty = true;
-        this.snapshotFailed = true;
-        throw error;
-      }
+      const taken = await capture;
+      if (taken) await this.commit('latest', taken);
     });
   }
 
@@ -200,14 +205,38 @@ export class SessionPersistence {
       }
       const seq = await this.options.store.appendEntry(this.sessionId, next.message);
       this.unsaved.shift();
-      const zip = await next.checkpoint;
-      if (zip) await this.options.store.saveSnapshot(this.sessionId, { checkpoint: seq }, zip);
+      const taken = await next.checkpoint;
+      if (!taken) continue;
+      await this.commit({ checkpoint: seq }, taken);
+      await this.commit('latest', taken);
     }
   }
 
-  private exportWorkspace(): Promise<Uint8Array | null> {
-    // A checkpoint that cannot be taken must not stop the message itself from being stored.
-    return this.options.workspace.exportZip(snapshotOptions).catch(() => null);
+  /** Stores `taken` as `ref` (nothing to do when it is the latest already); a failure is retried by `retry`. */
+  private async commit(ref: SnapshotRef, taken: Capture): Promise<void> {
+    if (ref === 'latest' && taken.root === this.storedLatest && taken.objects.blobs.size === 0 && taken.objects.trees.size === 0) return;
+    try {
+      await timed('snapshot-commit', () => this.options.store.commitSnapshot(this.sessionId, ref, taken), (bytes) => ({ ref: typeof ref === 'object' ? 'checkpoint' : ref, bytes }));
+      this.snapshots.stored(taken);
+      if (ref === 'latest') this.storedLatest = taken.root;
+      this.snapshotFailed = false;
+    } catch (error) {
+      this.snapshotFailed = true;
+      // The store lost something the tree here relies on: the next snapshot compares and reads everything.
+      if (error instanceof MissingObjectError) this.snapshots.forget();
+      throw error;
+    }
+  }
+
+  /** A snapshot of the workspace as it is now; null when none could be taken (a checkpoint must not stop the message). */
+  private capture(): Promise<Capture | null> {
+    return timed('snapshot-capture', () => this.snapshots.capture()).catch(
+      (error: unknown) => {
+        this.snapshotFailed = true;
+        this.lastError = asError(error);
+        return null;
+      },
+    );
   }
 
   private enqueue(job: () => Promise<void>): void {
@@ -270,44 +299,50 @@ export async function openStoredSession(
   return { record, messages: recovered ? stored : repairTranscript(stored), lock };
 }
 
-const EMPTY_WORKSPACE = zipFromFiles(new Map());
-
 /**
- * Puts a stored workspace into the runtime, replacing what is there: `latest` falls back to the baseline, then to an
- * empty workspace. Returns which one was used. The runtime is also told the session's baseline (for its git).
+ * Puts a stored workspace into the runtime, writing only what differs from what it holds: `latest` falls back to the
+ * baseline, then to an empty workspace (folders snapshots leave out, such as node_modules, stay). Zip-era snapshots
+ * of the session are converted first. Returns which one was used. `snapshots`: the page's tracker of the runtime's
+ * files (one is made for `runtime` when not given). The runtime is also told the session's baseline (for its git).
  */
 export async function restoreWorkspace(
-  store: Pick<SessionStore, 'loadSnapshot' | 'getSession'>,
-  runtime: Pick<Runtime, 'importZip' | 'setBaseline'>,
+  store: Pick<SessionStore, 'loadStoredSnapshot' | 'upgradeSnapshots' | 'objects' | 'loadSnapshot' | 'getSession'>,
+  runtime: Runtime,
   id: string,
   ref: SnapshotRef = 'latest',
+  snapshots: WorkspaceSnapshots = new WorkspaceSnapshots(Workspace.of(runtime), store.objects),
 ): Promise<'snapshot' | 'baseline' | 'empty'> {
-  const used = await importStoredWorkspace(store, runtime, id, ref);
+  const used = await putStoredWorkspace(store, runtime, id, ref, snapshots);
   const record = await store.getSession(id);
   await runtime.setBaseline?.(record ? sessionBaseline(store, record) : null);
   return used;
 }
 
-async function importStoredWorkspace(
-  store: Pick<SessionStore, 'loadSnapshot'>,
-  runtime: Pick<Runtime, 'importZip'>,
+async function putStoredWorkspace(
+  store: Pick<SessionStore, 'loadStoredSnapshot' | 'upgradeSnapshots' | 'objects'>,
+  runtime: Runtime,
   id: string,
   ref: SnapshotRef,
+  snapshots: WorkspaceSnapshots,
 ): Promise<'snapshot' | 'baseline' | 'empty'> {
-  const zip = await store.loadSnapshot(id, ref);
-  if (zip) {
-    await runtime.importZip(zip);
-    return 'snapshot';
-  }
-  if (ref === 'latest') {
-    const baseline = await store.loadSnapshot(id, 'baseline');
-    if (baseline) {
-      await runtime.importZip(baseline);
-      return 'baseline';
+  await store.upgradeSnapshots(id);
+  const put = async (which: SnapshotRef): Promise<boolean> => {
+    const stored = await store.loadStoredSnapshot(id, which);
+    if (!stored) return false;
+    if ('tree' in stored) {
+      await snapshots.restore(runtime, stored.tree);
+      return true;
     }
-  }
+    // A zip-era snapshot that could not be converted (no room): its tree is kept in memory, stored with the next snapshot.
+    const converted = await snapshotOfZip(stored.zip);
+    snapshots.hold(converted.objects);
+    await snapshots.restore(runtime, converted.root);
+    return true;
+  };
+  if (await put(ref)) return 'snapshot';
+  if (ref === 'latest' && (await put('baseline'))) return 'baseline';
   if (typeof ref === 'object') throw new Error(`No workspace was kept for message ${ref.checkpoint}, so there is nothing to restore.`);
-  await runtime.importZip(EMPTY_WORKSPACE);
+  await snapshots.restore(runtime, EMPTY_SNAPSHOT_TREE);
   return 'empty';
 }
 

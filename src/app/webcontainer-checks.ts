@@ -6,12 +6,13 @@ import { unzipSync } from 'fflate';
 import { toModelText } from '../runtime/model-text';
 import type { Runtime } from '../runtime/types';
 import type { WebContainerRuntime } from '../runtime/webcontainer';
-import { SNAPSHOT_EXCLUDE, unzipToMap } from '../store';
+import { Workspace } from '../runtime/workspace';
+import { SNAPSHOT_EXCLUDE, snapshotOfZip, unzipToMap } from '../store';
 import { FileTreeState } from './file-tree.svelte';
 import { PreviewServers } from './preview-servers.svelte';
-import { restoreWorkspace } from './session-persistence';
 import { waitFor, withDeadline, type WebContainerCheck } from './webcontainer-check-runner';
 import { changesPatch, exportWorkspaceZip, workspaceChanges } from './workspace-io';
+import { WorkspaceSnapshots } from './workspace-snapshots';
 
 export type WebContainerCheckContext = {
   runtime: WebContainerRuntime;
@@ -223,7 +224,11 @@ const restoreKeepsNodeModules: Check = {
   async run({ runtime }) {
     if ((await runtime.stat('node_modules')) === null) await runtime.writeFile('node_modules/conch-check/index.js', 'module.exports = 1;\n');
     const checkpoint = await runtime.exportZip({ exclude: SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]) });
-    await restoreWorkspace({ loadSnapshot: async () => checkpoint, getSession: async () => undefined }, runtime, 'webcontainer-check', { checkpoint: 1 });
+    // The checkpoint's folders and files are all held in memory: the restore never reads storage.
+    const { root, objects } = await snapshotOfZip(checkpoint);
+    const snapshots = new WorkspaceSnapshots(Workspace.of(runtime), { tree: async (id) => Promise.reject(new Error(`folder ${id} is not in the checkpoint`)), blobs: async () => new Map() });
+    snapshots.hold(objects);
+    await snapshots.restore(runtime, root);
     if ((await runtime.stat('node_modules')) === null) throw new Error('node_modules is gone after the restore');
     return 'node_modules is still there';
   },

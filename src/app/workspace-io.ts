@@ -1,7 +1,9 @@
 // Moving a workspace in and out of the sandbox: importing a repo (zip or picked folder) with the store's safety
 // limits, the workspace as a zip download, and what changed since the session's baseline (diff, patch, revert).
+import type { ObjectId } from '../runtime/object-id';
 import type { Runtime, StagedImport } from '../runtime/types';
 import {
+  diffTrees,
   diffWorkspaces,
   formatPatch,
   readFolderFiles,
@@ -14,7 +16,7 @@ import {
   ImportCancelledError,
   type FileChange,
   type FileMap,
-  type SessionStore,
+  type TreeSource,
   type ZipImportOptions,
   type ZipImportProgress,
   type ZipImportResult,
@@ -30,8 +32,10 @@ export type RepoImport = {
   bytes: number;
   skipped: ZipImportResult['skipped'];
   strippedPrefix?: string;
-  /** The imported tree as a workspace zip: store it as the session's baseline. */
-  zip: Uint8Array;
+  /** The imported files: the session's baseline. */
+  contents: FileMap;
+  /** The imported files as a workspace zip (built when first asked for). */
+  readonly zip: Uint8Array;
 };
 
 export type RepoImportOptions = {
@@ -62,18 +66,9 @@ export async function importRepo(
       ? await readRepoZip(source.data, { ...options.limits, onProgress: options.onProgress, signal: options.signal })
       : readFolderFiles(source.entries, options.limits);
   if (options.signal?.aborted) throw new ImportCancelledError();
-  // The baseline is stored uncompressed: deflating a large repo again would cost seconds. A runtime that takes the
-  // files as they are (the embedded one, in its worker) writes them while this thread packs the baseline.
-  let zip: Uint8Array;
-  if (runtime.importFiles) {
-    const writing = runtime.importFiles(Array.from(result.files, ([path, data]) => ({ path, data })));
-    zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
-    await writing;
-  } else {
-    zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
-    await runtime.importZip(zip);
-  }
-  return summary(result, zip);
+  if (runtime.importFiles) await runtime.importFiles(Array.from(result.files, ([path, data]) => ({ path, data })));
+  else await runtime.importZip(zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs }));
+  return summary(result);
 }
 
 // The sandbox stages each batch of files while the next is inflated, so little is left to do once the last entry
@@ -87,17 +82,27 @@ async function importZipStaged(staged: StagedImport, data: Uint8Array, options: 
       onFiles: (batch) => staged.add(batch),
     });
     if (options.signal?.aborted) throw new ImportCancelledError();
-    const zip = zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
-    if (options.signal?.aborted) throw new ImportCancelledError();
     await staged.commit();
-    return summary(result, zip);
+    return summary(result);
   } finally {
     staged.discard(); // after a commit this does nothing; after any failure it drops the staged files
   }
 }
 
-function summary(result: ZipImportResult, zip: Uint8Array): RepoImport {
-  return { files: result.files.size, bytes: result.totalBytes, skipped: result.skipped, strippedPrefix: result.strippedPrefix, zip };
+function summary(result: ZipImportResult): RepoImport {
+  let zip: Uint8Array | undefined;
+  return {
+    files: result.files.size,
+    bytes: result.totalBytes,
+    skipped: result.skipped,
+    strippedPrefix: result.strippedPrefix,
+    contents: result.files,
+    // Stored, not deflated: a large repo deflated again would cost seconds.
+    get zip() {
+      zip ??= zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs });
+      return zip;
+    },
+  };
 }
 
 /**
@@ -114,12 +119,6 @@ export function workspaceZipName(title: string): string {
   return `${safe.replace(/^\.+/, '') || 'workspace'}.zip`;
 }
 
-/** The session's baseline files (the imported tree); an empty map when it started from nothing. */
-export async function loadBaseline(store: Pick<SessionStore, 'loadSnapshot'>, sessionId: string): Promise<FileMap> {
-  const zip = await store.loadSnapshot(sessionId, 'baseline');
-  return zip ? unzipToMap(zip) : new Map();
-}
-
 /** Everything that differs between the baseline and the workspace now, sorted by path (.git only if `includeGit`). */
 export async function workspaceChanges(runtime: Pick<Runtime, 'exportZip'>, baseline: FileMap, options: HistoryOption = {}): Promise<FileChange[]> {
   const current = await unzipToMap(await runtime.exportZip({ exclude: options.includeGit ? snapshotExclude : projectExclude }));
@@ -130,6 +129,35 @@ export async function workspaceChanges(runtime: Pick<Runtime, 'exportZip'>, base
 function withoutHistory(files: FileMap): FileMap {
   const inHistory = (path: string) => path.split('/').some((segment) => HISTORY_FOLDERS.includes(segment));
   return new Map([...files].filter(([path]) => !inHistory(path)));
+}
+
+/**
+ * What differs between tree `baseline` (undefined: nothing) and tree `current`, reading only the files that differ;
+ * with the baseline's versions of those files, for reverts.
+ */
+export async function treeChanges(
+  source: TreeSource & { blobs(ids: ObjectId[]): Promise<Map<ObjectId, Uint8Array>> },
+  baseline: ObjectId | undefined,
+  current: ObjectId,
+  options: HistoryOption = {},
+): Promise<{ changes: FileChange[]; baseline: FileMap }> {
+  const diff = await diffTrees(source, baseline, current);
+  const before = new Map<string, ObjectId>();
+  const after = new Map<string, ObjectId>();
+  // A baseline from before content addressing may hold node_modules; the workspace's snapshots never do. Snapshots
+  // keep .git (a shared session keeps its history), which only shows when the person asks for it.
+  const left = options.includeGit ? SNAPSHOT_EXCLUDE : [...SNAPSHOT_EXCLUDE, ...HISTORY_FOLDERS];
+  const kept = (path: string) => !path.split('/').some((name) => left.includes(name));
+  for (const file of diff.removeFiles) if (kept(file.path)) before.set(file.path, file.id);
+  for (const file of diff.writeFiles) {
+    if (!kept(file.path)) continue;
+    after.set(file.path, file.id);
+    if (file.was) before.set(file.path, file.was.id);
+  }
+  const bytes = await source.blobs([...before.values(), ...after.values()]);
+  const files = (ids: Map<string, ObjectId>): FileMap => new Map([...ids].map(([path, id]) => [path, bytes.get(id)!]));
+  const old = files(before);
+  return { changes: diffWorkspaces(old, files(after)), baseline: old };
 }
 
 /** The changes as a patch `git apply` accepts on the original repo. */

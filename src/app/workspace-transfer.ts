@@ -1,16 +1,17 @@
 // What moves in and out of the open session: a repo imported as its workspace (and baseline), a shared session file,
 // a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
-import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../store';
+import type { ObjectId } from '../runtime/object-id';
+import { snapshotOfZip, type FileChange, type FileMap, type SessionRecord, type ZipImportProgress } from '../store';
 import type { OpenSessionAccess } from './open-session-access';
 import { sessionBaseline } from './workspace-baseline';
+import { timed } from './user-timing';
 import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
 import {
   changesPatch,
   exportWorkspaceZip,
   importRepo,
-  loadBaseline,
   revertFile,
-  workspaceChanges,
+  treeChanges,
   workspaceZipName,
   type HistoryOption,
   type RepoImport,
@@ -33,10 +34,16 @@ export class WorkspaceTransfer {
     return this.session.queue(async () => {
       const workspace = this.session.writableWorkspace();
       const id = this.session.current()!.id;
-      const result = await importRepo(workspace, source, options);
+      const { store, snapshots } = this.session;
+      // Snapshots wait for the import: the sandbox then holds exactly the imported files, whose tree is the baseline.
+      const { result, baseline } = await snapshots.replacement(async () => {
+        const result = await importRepo(workspace, source, options);
+        return { result, baseline: await timed('snapshot-capture', () => workspace.exclusive((runtime) => snapshots.assume(runtime, result.contents))) };
+      });
       try {
-        await this.session.store.saveSnapshot(id, 'baseline', result.zip);
-        await this.session.store.updateSession(id, { baselineName: source.name });
+        await timed('snapshot-commit', () => store.commitSnapshot(id, 'baseline', baseline), (bytes) => ({ ref: 'baseline', bytes }));
+        snapshots.stored(baseline);
+        await store.updateSession(id, { baselineName: source.name });
         await this.session.workspaceReplaced();
       } catch (error) {
         this.session.storageProblem(error);
@@ -74,12 +81,28 @@ export class WorkspaceTransfer {
     return { fileName: workspaceZipName(this.session.current()?.title ?? ''), data: await exportWorkspaceZip(workspace, options), mimeType: 'application/zip' };
   }
 
-  /** What changed in the open session's workspace since its baseline, with the baseline for reverts (.git if asked). */
+  /**
+   * What changed in the open session's workspace since its baseline, with the baseline files of those changes for
+   * reverts (.git only if asked): the two trees are compared, and only the files that differ are read.
+   */
   async changes(options: HistoryOption = {}): Promise<{ changes: FileChange[]; baseline: FileMap }> {
-    const workspace = this.session.workspace();
+    this.session.workspace(); // the sandbox must be there
     const id = this.session.current()?.id;
-    const baseline = id && !id.startsWith('unsaved-') ? await loadBaseline(this.session.store, id) : new Map<string, Uint8Array>();
-    return { changes: await workspaceChanges(workspace, baseline, options), baseline };
+    const { snapshots } = this.session;
+    const baseline = id && !id.startsWith('unsaved-') ? await this.baselineTree(id) : undefined;
+    const live = await snapshots.capture();
+    return treeChanges(snapshots, baseline, live.root, options);
+  }
+
+  private async baselineTree(id: string): Promise<ObjectId | undefined> {
+    const { store, snapshots } = this.session;
+    await store.upgradeSnapshots(id).catch(() => undefined);
+    const stored = await store.loadStoredSnapshot(id, 'baseline');
+    if (!stored) return undefined;
+    if ('tree' in stored) return stored.tree;
+    const converted = await snapshotOfZip(stored.zip); // could not be converted in storage: read it in memory
+    snapshots.hold(converted.objects);
+    return converted.root;
   }
 
   /** The changes as a .patch download `git apply` accepts on the original repo; with includeGit, .git's changes too. */

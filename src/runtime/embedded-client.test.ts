@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createEmbeddedRuntimeInWorker } from './embedded-client';
 import { describeRuntimeContract } from './testing/runtime-contract';
 import { createInMemoryWorker } from './testing/in-memory-worker';
+import type { ToWorker } from './embedded-protocol';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-describeRuntimeContract('embedded (through the worker protocol)', () =>
-  createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() }),
-);
+describeRuntimeContract('embedded (through the worker protocol)', () => createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() }), {
+  changesBeforeResult: true,
+});
 
 describe('createEmbeddedRuntimeInWorker', () => {
   it('starts with the given files and workdir', async () => {
@@ -88,25 +89,54 @@ describe('createEmbeddedRuntimeInWorker', () => {
     await runtime.dispose();
   });
 
-  it('snapshots the workspace before a command only when something changed since the last snapshot', async () => {
-    let snapshots = 0;
+  it('keeps its rollback point from what changed: nothing is read back before a command when nothing changed', async () => {
+    const sent: ToWorker[] = [];
     const runtime = await createEmbeddedRuntimeInWorker({
-      createWorker: () =>
-        createInMemoryWorker((message) => {
-          if (message.type === 'call' && message.method === 'exportZip') snapshots++;
-          return false;
-        }),
+      files: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`src/f${i}.txt`, `file ${i}`])),
+      createWorker: () => {
+        const worker = createInMemoryWorker();
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (message, transfer) => {
+          sent.push(message);
+          post(message, transfer);
+        };
+        return worker;
+      },
     });
-    const written = new Promise<void>((resolve) => runtime.watch((paths) => paths.includes('a.txt') && resolve()));
-    await runtime.writeFile('a.txt', 'A');
-    await written; // the write's own change report, which comes in its own time
-    await runtime.exec('cat a.txt');
-    expect(snapshots).toBe(1);
-    await runtime.exec('grep -r A .');
-    await runtime.exec('echo B > b.txt');
-    expect(snapshots).toBe(1); // reading changed nothing; the write comes after the snapshot it needs
-    await runtime.exec('ls');
-    expect(snapshots).toBe(2);
+    const copies = () => sent.filter((m): m is Extract<ToWorker, { type: 'copy-entries' }> => m.type === 'copy-entries');
+    await runtime.exec('cat src/f1.txt');
+    await runtime.exec('wc -c src/f2.txt');
+    expect(copies()).toEqual([]); // read-only commands cost nothing
+    await runtime.writeFile('src/f3.txt', 'changed');
+    await runtime.exec('echo made > out.txt');
+    await runtime.exec('true');
+    expect(copies().map((m) => m.paths)).toEqual([['src/f3.txt'], ['out.txt']]);
+    expect(sent.some((m) => m.type === 'call' && m.method === 'exportZip')).toBe(false);
+    await runtime.dispose();
+  });
+
+  it('after a restart, the files changed by earlier commands and writes are back, those of the stuck command are not', async () => {
+    let first = true;
+    const runtime = await createEmbeddedRuntimeInWorker({
+      stopGraceMs: 100,
+      files: { 'base.txt': 'from the start' },
+      createWorker: () => {
+        const worker = createInMemoryWorker((m) => first && m.type === 'exec' && m.command.includes('STUCK'));
+        return worker;
+      },
+    });
+    const restarts: string[][] = [];
+    runtime.watch((paths) => paths.includes('') && restarts.push(paths));
+    await runtime.exec('mkdir -p made && echo by-command > made/one.txt && rm base.txt');
+    await runtime.writeFile('written.txt', 'by a write');
+    const result = await runtime.exec('echo STUCK > stuck.txt', { timeoutMs: 100 });
+    first = false;
+    expect(result.output).toMatch(/restarted: files are back to how they were before this command/);
+    expect(text(await runtime.readFile('made/one.txt'))).toBe('by-command\n');
+    expect(text(await runtime.readFile('written.txt'))).toBe('by a write');
+    expect(await runtime.stat('base.txt')).toBeNull();
+    expect(await runtime.stat('stuck.txt')).toBeNull();
+    expect(restarts).toEqual([['']]); // whoever tracks the files is told to look at all of them again
     await runtime.dispose();
   });
 

@@ -1,13 +1,17 @@
 // The embedded runtime as the page sees it: every Runtime method proxied to a Web Worker hosting just-bash, so a
 // long command never freezes the tab. Stop requests reach even a tight loop through a shared stop table (when the
 // page is cross-origin isolated). A command that still does not stop within STOP_GRACE_MS is ended the hard way:
-// the worker is terminated and a new one is started from the snapshot taken just before that command (files come
-// back as they were before it; the shell directory resets to the workdir) and the result says so.
+// the worker is terminated and a new one is refilled from the page's rollback copy (files come back as they were
+// before that command; the shell directory resets to the workdir) and the result says so. The copy costs what
+// changed: before a command, only the paths changed since the last one are read back.
 
 import type { EmbeddedRuntimeOptions } from './embedded';
 import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './embedded-protocol';
 import { appendNote, stopNote } from './exec-notes';
-import type { ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
+import { relativeTo, resolvePath } from './paths';
+import { RollbackCopy } from './rollback-copy';
+import type { ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from './types';
+import type { CopiedEntry } from './workspace-scan';
 import type { NpmHostCall } from './embedded-protocol';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
@@ -65,10 +69,11 @@ class WorkerEmbeddedRuntime implements Runtime {
   private pending = new Map<number, Pending>();
   private readonly listeners = new Set<(paths: string[]) => void>();
   private readonly stopTable: Int32Array | undefined;
-  private snapshot: Uint8Array | undefined;
-  private changedSinceSnapshot = true;
   /** Kept in the page: the worker asks for its files when git first needs them, and a new worker is told again. */
   private baseline: WorkspaceBaseline | null = null;
+  private readonly rollback = new RollbackCopy();
+  /** Read-backs of changed paths for the rollback copy still on their way. */
+  private rollbackReads = 0;
   private disposed = false;
 
   constructor(private readonly options: EmbeddedWorkerOptions) {
@@ -80,6 +85,10 @@ class WorkerEmbeddedRuntime implements Runtime {
   }
 
   async start(files: EmbeddedRuntimeOptions['files']): Promise<void> {
+    if (files) {
+      const encoder = new TextEncoder();
+      this.rollback.replace(Object.entries(files).map(([path, data]) => ({ path: this.relative(path) ?? path, data: typeof data === 'string' ? encoder.encode(data) : data })));
+    }
     const worker = (this.options.createWorker ?? defaultWorker)();
     this.worker = worker;
     const ready = new Promise<void>((resolve, reject) => {
@@ -113,26 +122,32 @@ class WorkerEmbeddedRuntime implements Runtime {
   realpath = (...args: MethodArgs<'realpath'>) => this.call('realpath', args);
   exportZip = (...args: MethodArgs<'exportZip'>) => this.call('exportZip', args);
   search = (...args: MethodArgs<'search'>) => this.call('search', args);
-  writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args);
-  mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args);
-  rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args);
-  rename = (...args: MethodArgs<'rename'>) => this.mutate('rename', args);
-  importZip = (...args: MethodArgs<'importZip'>) => this.mutate('importZip', args);
+  scan = (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> => this.call('scan', [paths, options]);
+  flushChanges = (): Promise<void> => this.call('flushChanges', []);
+  writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args, [args[0]]);
+  mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args, [args[0]]);
+  rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args, [args[0]]);
+  rename = (...args: MethodArgs<'rename'>) => this.mutate('rename', args, [args[0], args[1]]);
+
+  async importZip(zip: Uint8Array): Promise<void> {
+    await this.call('importZip', [zip]);
+    this.rollback.replaceWithZip(zip);
+    await this.settle();
+  }
 
   /** The files travel packed into one buffer that is transferred, not cloned: 20,000 small copies cost more. */
-  importFiles(files: { path: string; data: Uint8Array }[]): Promise<void> {
-    this.changedSinceSnapshot = true;
-    let packed: PackedFiles;
-    try {
-      packed = packFiles(files);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve: () => resolve(), reject });
-      this.post({ type: 'import-files', id, ...packed }, [packed.bytes]);
-    });
+  async importFiles(files: { path: string; data: Uint8Array }[]): Promise<void> {
+    const packed = packFiles(files);
+    await this.request((id) => this.post({ type: 'import-files', id, ...packed }, [packed.bytes]));
+    this.rollback.replace(files.map((file) => ({ path: this.relative(file.path) ?? file.path, data: file.data })));
+    await this.settle();
+  }
+
+  /** The changes travel like importFiles; the rollback copy takes them as given. */
+  async applyChanges(changes: WorkspaceChanges): Promise<void> {
+    await this.send(changes);
+    this.rollback.applied(changes);
+    await this.settle();
   }
 
   /** Each batch is packed and transferred as it is added, so the worker writes it while the page produces the next. */
@@ -141,12 +156,14 @@ class WorkerEmbeddedRuntime implements Runtime {
     this.post({ type: 'stage-begin', stage });
     let failure: Error | undefined;
     let open = true;
+    const staged: WorkspaceFile[] = [];
     return {
       add: (files) => {
         if (!open || failure) return;
         try {
           const packed = packFiles(files);
           this.post({ type: 'stage-add', stage, ...packed }, [packed.bytes]);
+          for (const file of files) staged.push(file);
         } catch (error) {
           failure = error instanceof Error ? error : new Error(String(error));
         }
@@ -158,11 +175,10 @@ class WorkerEmbeddedRuntime implements Runtime {
           this.post({ type: 'stage-discard', stage });
           return Promise.reject(failure);
         }
-        this.changedSinceSnapshot = true;
-        const id = this.nextId++;
-        return new Promise<void>((resolve, reject) => {
-          this.pending.set(id, { resolve: () => resolve(), reject });
-          this.post({ type: 'stage-commit', id, stage });
+        return this.request((id) => this.post({ type: 'stage-commit', id, stage })).then(async () => {
+          this.rollback.replace(staged);
+          staged.length = 0;
+          await this.settle();
         });
       },
       discard: () => {
@@ -180,10 +196,7 @@ class WorkerEmbeddedRuntime implements Runtime {
 
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     if (opts.signal?.aborted) return { output: stopNote('abort', undefined), exitCode: null };
-    if (this.changedSinceSnapshot) {
-      this.snapshot = await this.exportZip({ exclude: [] });
-      this.changedSinceSnapshot = false;
-    }
+    this.readBackChanged();
     const id = this.nextId++;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     let stopReason: 'timeout' | 'abort' | undefined;
@@ -207,8 +220,6 @@ class WorkerEmbeddedRuntime implements Runtime {
     try {
       return await result;
     } finally {
-      // The worker reports what a command changed before its result (a 'changes' message marks the snapshot stale),
-      // so a command that only read files (rg, cat, ls) leaves the snapshot as it is: no 50 MB re-pack next time.
       clearTimeout(timer);
       clearTimeout(watchdog);
       opts.signal?.removeEventListener('abort', onAbort);
@@ -230,9 +241,62 @@ class WorkerEmbeddedRuntime implements Runtime {
     this.listeners.clear();
   }
 
-  private async mutate<M extends ForwardedMethod>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
-    this.changedSinceSnapshot = true;
-    return this.call(method, args);
+  private async mutate<M extends ForwardedMethod>(method: M, args: MethodArgs<M>, paths: string[]): Promise<MethodResult<M>> {
+    try {
+      return await this.call(method, args);
+    } finally {
+      this.rollback.markChanged(paths.map((path) => this.relative(path) ?? ''));
+    }
+  }
+
+  /** `path` relative to the workdir; undefined outside it. */
+  private relative(path: string): string | undefined {
+    return relativeTo(this.workdir, resolvePath(this.workdir, path));
+  }
+
+  /**
+   * Reads back what changed since the last command, for the rollback copy. Posted before the command, so the
+   * worker copies the files before the command can touch them.
+   */
+  private readBackChanged(): void {
+    const paths = this.rollback.takeChanged();
+    if (paths.length === 0) return;
+    this.rollbackReads++;
+    this.request<CopiedEntry[]>((id) => this.post({ type: 'copy-entries', id, paths }))
+      .then(
+        (entries) => this.rollback.update(paths, entries),
+        () => this.rollback.markChanged(paths),
+      )
+      .finally(() => this.rollbackReads--);
+  }
+
+  /**
+   * After the page replaced files itself (and updated the rollback copy with them): lets the worker report those
+   * changes, so they are not read back before the next command.
+   */
+  private async settle(): Promise<void> {
+    await this.call('flushChanges', []);
+    this.rollback.takeChanged();
+  }
+
+  private send(changes: WorkspaceChanges): Promise<void> {
+    const packed = packFiles(changes.writeFiles);
+    const { removeFiles, removeFolders, makeFolders } = changes;
+    return this.request((id) => this.post({ type: 'apply-changes', id, removeFiles, removeFolders, makeFolders, ...packed }, [packed.bytes]));
+  }
+
+  /** Sends a message that is answered with a result for `id`. */
+  private request<T = void>(send: (id: number) => void): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: (value) => resolve(value as T), reject });
+      try {
+        send(id);
+      } catch (error) {
+        this.pending.delete(id);
+        reject(error);
+      }
+    });
   }
 
   private call<M extends ForwardedMethod>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
@@ -263,7 +327,7 @@ class WorkerEmbeddedRuntime implements Runtime {
         this.pending.get(message.id)?.onOutput?.(message.chunk);
         return;
       case 'changes':
-        this.changedSinceSnapshot = true;
+        this.rollback.markChanged(message.paths);
         for (const listener of [...this.listeners]) listener(message.paths);
         return;
       case 'baseline-files-needed':
@@ -308,20 +372,25 @@ class WorkerEmbeddedRuntime implements Runtime {
     }
   }
 
-  /** Last resort for a command that ignores stop requests: a fresh worker, restored from the pre-command snapshot. */
+  /** Last resort for a command that ignores stop requests: a fresh worker, refilled from the rollback copy. */
   private async replaceWorker(execId: number, reason: 'timeout' | 'abort', timeoutMs: number | undefined): Promise<void> {
     const stuck = this.pending.get(execId);
     if (!stuck) return;
     this.pending.delete(execId);
+    // What changed before the command was copied before the command started; its copy has normally arrived by now.
+    const settled = this.rollbackReads === 0;
     this.worker?.terminate();
     this.worker = undefined;
     this.failAll(new Error('The embedded runtime was restarted while this call ran (a command would not stop); try again.'));
     const note =
       '[the command did not respond to the stop request, so the embedded runtime was restarted: files are back to ' +
-      'how they were before this command and the shell is in the workdir again]';
+      `how they were before this command${settled ? '' : ' (except changes made just before it)'} and the shell is in the workdir again]`;
     try {
       await this.start(undefined);
-      if (this.snapshot) await this.call('importZip', [this.snapshot]);
+      await this.send(this.rollback.refill());
+      await this.settle();
+      // Whoever keeps track of the files must look at all of them again.
+      for (const listener of [...this.listeners]) listener(['']);
       if (this.baseline) this.post({ type: 'baseline', name: this.baseline.name });
       stuck.resolve({ output: appendNote(stopNote(reason, timeoutMs), note), exitCode: null });
     } catch (error) {

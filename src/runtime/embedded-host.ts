@@ -3,7 +3,7 @@
 // embedded-worker.ts; tests wire it to an in-memory message channel.
 
 import { createEmbeddedRuntime, type EmbeddedRuntime } from './embedded';
-import type { StagedImport } from './types';
+import type { ScannedEntry, StagedImport } from './types';
 import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './embedded-protocol';
 import type { NpmEnvironment } from './npm/npm-environment';
 
@@ -63,6 +63,10 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return;
       case 'stage-commit':
         return commitStage(message);
+      case 'apply-changes':
+        return applyChanges(message);
+      case 'copy-entries':
+        return copy(message);
       case 'stage-discard':
         stages.get(message.stage)?.discard();
         stages.delete(message.stage);
@@ -102,10 +106,14 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   async function answer(request: CallRequest): Promise<void> {
     try {
       const result = await callMethod(request);
-      // Only a fresh zip may be transferred: readFile hands back the file system's own bytes, and transferring
-      // their buffer would empty the file in the sandbox (the next read or export sees zero bytes).
+      // Only fresh bytes may be transferred: readFile hands back the file system's own bytes, and transferring
+      // their buffer would empty the file in the sandbox (the next read or export sees zero bytes). A zip and a
+      // scan's file bytes are fresh copies.
       const value = result instanceof Uint8Array && request.method !== 'exportZip' ? result.slice() : result;
-      const transfer = value instanceof Uint8Array ? [value.buffer] : [];
+      const transfer: Transferable[] = value instanceof Uint8Array ? [value.buffer] : [];
+      if (request.method === 'scan') {
+        for (const entry of value as ScannedEntry[]) if (entry.kind === 'file' && entry.data) transfer.push(entry.data.buffer);
+      }
       post({ type: 'result', id: request.id, value }, transfer);
     } catch (error) {
       post({ type: 'error', id: request.id, message: errorText(error) });
@@ -139,6 +147,10 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return rt.importFiles(...request.args);
       case 'search':
         return rt.search(...request.args);
+      case 'scan':
+        return rt.scan(...request.args);
+      case 'flushChanges':
+        return rt.flushChanges();
       default: {
         const unknown: never = request;
         throw new Error(`Unknown method ${JSON.stringify(unknown)}`);
@@ -150,6 +162,25 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     try {
       await requireRuntime().importFiles(unpackFiles(request));
       post({ type: 'result', id: request.id, value: undefined });
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
+    }
+  }
+
+  async function applyChanges(request: Extract<ToWorker, { type: 'apply-changes' }>): Promise<void> {
+    try {
+      const { removeFiles, removeFolders, makeFolders } = request;
+      await requireRuntime().applyChanges({ removeFiles, removeFolders, makeFolders, writeFiles: unpackFiles(request) });
+      post({ type: 'result', id: request.id, value: undefined });
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
+    }
+  }
+
+  async function copy(request: Extract<ToWorker, { type: 'copy-entries' }>): Promise<void> {
+    try {
+      const entries = await requireRuntime().copyEntries(request.paths);
+      post({ type: 'result', id: request.id, value: entries }, entries.flatMap((e) => (e.kind === 'file' ? [e.data.buffer] : [])));
     } catch (error) {
       post({ type: 'error', id: request.id, message: errorText(error) });
     }

@@ -4,7 +4,21 @@ import type { EmbeddedRuntimeOptions } from './embedded';
 import type { Runtime } from './types';
 
 /** Runtime methods forwarded as plain request/response calls. */
-export type ForwardedMethod = 'readFile' | 'writeFile' | 'readdir' | 'stat' | 'mkdir' | 'rm' | 'rename' | 'realpath' | 'exportZip' | 'importZip' | 'importFiles' | 'search';
+export type ForwardedMethod =
+  | 'readFile'
+  | 'writeFile'
+  | 'readdir'
+  | 'stat'
+  | 'mkdir'
+  | 'rm'
+  | 'rename'
+  | 'realpath'
+  | 'exportZip'
+  | 'importZip'
+  | 'importFiles'
+  | 'search'
+  | 'scan'
+  | 'flushChanges';
 
 type RuntimeMethods = Required<Pick<Runtime, ForwardedMethod>>;
 export type MethodArgs<M extends ForwardedMethod> = Parameters<RuntimeMethods[M]>;
@@ -31,6 +45,19 @@ export type ToWorker =
   | { type: 'stage-add'; stage: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
   | { type: 'stage-commit'; id: number; stage: number }
   | { type: 'stage-discard'; stage: number }
+  /** Runtime.applyChanges, the files to write packed like import-files. */
+  | {
+      type: 'apply-changes';
+      id: number;
+      removeFiles: string[];
+      removeFolders: string[];
+      makeFolders: string[];
+      paths: string[];
+      ends: Uint32Array;
+      bytes: ArrayBuffer;
+    }
+  /** Copies of everything at and below `paths`, for the page's rollback copy (EmbeddedRuntime.copyEntries). */
+  | { type: 'copy-entries'; id: number; paths: string[] }
   | { type: 'watch'; enabled: boolean }
   /** Runtime.setBaseline: its name only (null: no baseline); the files stay in the page until the worker asks. */
   | { type: 'baseline'; name: string | null }

@@ -144,4 +144,4 @@ describe('createEmbeddedRuntime', () => {
   });
 });
 
-describeRuntimeContract('embedded (in-process)', () => createEmbeddedRuntime());
+describeRuntimeContract('embedded (in-process)', () => createEmbeddedRuntime(), { changesBeforeResult: true });

@@ -1,8 +1,10 @@
 // The embedded runtime: just-bash over an in-memory file system, in-process. In the browser it is hosted inside a
 // Web Worker (embedded-worker.ts) so a long command never freezes the page; tests use it directly in Node.
+// Changes are reported to watchers before the call that made them returns (a command's as one batch), so whoever
+// keeps track of changed files has them in time for a snapshot.
 
 import { Bash, InMemoryFs } from 'just-bash';
-import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from './types';
 import { toModelText } from './model-text';
 import type { SearchRequest, SearchResult } from './search-types';
 import { MemoryTree } from './search/memory-tree';
@@ -22,6 +24,8 @@ import { PendingBaseline } from './git/pending-baseline';
 import { createNodeCommand, type NodeCommand } from './node/node-command';
 import { createNpmCommands, type NpmCommands } from './npm/npm-command';
 import type { NpmEnvironment } from './npm/npm-environment';
+import { applyToMemory, copyEntry, entryType, listFolder, memoryScanSource } from './memory-fs';
+import { copyEntries, scanSource, type CopiedEntry } from './workspace-scan';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from './zip';
 
 export { DEFAULT_WORKDIR };
@@ -53,6 +57,11 @@ export interface EmbeddedRuntime extends Runtime {
   beginImport(): StagedImport;
   setBaseline(baseline: WorkspaceBaseline | null): Promise<void>;
   search(request: SearchRequest): Promise<SearchResult>;
+  scan(paths: string[], options?: ScanOptions): Promise<ScannedEntry[]>;
+  applyChanges(changes: WorkspaceChanges): Promise<void>;
+  flushChanges(): Promise<void>;
+  /** Copies of everything at and below `paths` (node_modules included), read before anything else runs. */
+  copyEntries(paths: string[]): Promise<CopiedEntry[]>;
 }
 
 /**
@@ -129,6 +138,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     await this.ensureDir(parentOf(absolute), path);
     await this.fs.writeFile(absolute, data);
+    this.changes.flush();
   }
 
   async readdir(path: string): Promise<{ name: string; type: EntryType }[]> {
@@ -154,6 +164,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async mkdir(path: string): Promise<void> {
     const absolute = this.resolve(path);
     await this.ensureDir(absolute, path);
+    this.changes.flush();
   }
 
   async rm(path: string, opts: { recursive?: boolean } = {}): Promise<void> {
@@ -167,6 +178,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       throw new Error(`ENOTEMPTY: ${describe(path, absolute)} is a non-empty directory; pass recursive to remove it.`);
     }
     await this.fs.rm(absolute, { recursive: type === 'dir', force: false });
+    this.changes.flush();
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -175,6 +187,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     if ((await this.typeOf(source, false)) === undefined) throw notFound(from, source);
     await this.ensureDir(parentOf(target), to);
     await this.fs.mv(source, target);
+    this.changes.flush();
   }
 
   async realpath(path: string): Promise<string> {
@@ -252,6 +265,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       return { output: tail.text(), exitCode: reason === undefined ? result.exitCode : null };
     } finally {
       stopper.dispose();
+      // The command's changes go out before its result, so whoever keeps track of changed files has them by then.
+      this.changes.flush();
     }
   }
 
@@ -325,6 +340,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.treeChanged();
     this.changes.add(removed);
     this.changes.add(paths);
+    this.changes.flush();
     this.cwd = this.workdir;
     this.baseline.rearm();
   }
@@ -343,6 +359,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     const prefixLength = this.workdir.length + 1;
     this.changes.add(removed.map((path) => path.slice(prefixLength)));
     this.changes.add(entries.map((entry) => entry.path));
+    this.changes.flush();
     this.cwd = this.workdir;
     this.baseline.rearm();
   }
@@ -365,6 +382,37 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.baseline.set(baseline);
   }
 
+  /** Hashes the files where they are; the bytes handed back (withData) are copies. */
+  scan(paths: string[], options: ScanOptions = {}): Promise<ScannedEntry[]> {
+    this.assertLive();
+    const relative = paths.map((path) => this.inside(path, 'scan'));
+    return scanSource(memoryScanSource(this.fs, this.workdir), relative, options, true);
+  }
+
+  copyEntries(paths: string[]): Promise<CopiedEntry[]> {
+    this.assertLive();
+    return copyEntries(memoryScanSource(this.fs, this.workdir), paths.map((path) => this.inside(path, 'copy')));
+  }
+
+  /** Removals, folders and writes straight into the in-memory fs (checked first), reported to the watchers as one batch. */
+  async applyChanges(changes: WorkspaceChanges): Promise<void> {
+    this.assertLive();
+    const absolute = (path: string) => `${this.workdir}/${this.inside(path, 'change')}`;
+    const resolved: WorkspaceChanges = {
+      removeFiles: changes.removeFiles.map(absolute),
+      removeFolders: changes.removeFolders.map(absolute),
+      makeFolders: changes.makeFolders.map(absolute),
+      writeFiles: changes.writeFiles.map((file) => ({ path: absolute(file.path), data: file.data })),
+    };
+    this.recordChanges(await applyToMemory(this.memory, this.fs, this.workdir, resolved));
+    this.changes.flush();
+    this.npm.restored(); // a restore writes what differs; a node_modules it never had is reinstalled on first need
+  }
+
+  async flushChanges(): Promise<void> {
+    this.changes.flush();
+  }
+
   watch(listener: (paths: string[]) => void): () => void {
     return this.changes.subscribe(listener);
   }
@@ -377,6 +425,13 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   // ---- helpers ----
+
+  /** `path` (workdir-relative or absolute) as a workdir-relative path; throws when it lies outside the workdir. */
+  private inside(path: string, what: string): string {
+    const relative = relativeTo(this.workdir, this.resolve(path));
+    if (relative === undefined) throw new Error(`Cannot ${what} ${path}: it lies outside the workspace ${this.workdir}.`);
+    return relative;
+  }
 
   private resolve(path: string): string {
     this.assertLive();
@@ -398,29 +453,12 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   /** The entry's type, or undefined when missing; `follow` resolves symlinks like stat(2). */
-  private async typeOf(absolute: string, follow: boolean): Promise<EntryType | undefined> {
-    try {
-      const info = follow ? await this.fs.stat(absolute) : await this.fs.lstat(absolute);
-      return info.isSymbolicLink ? 'symlink' : info.isDirectory ? 'dir' : 'file';
-    } catch {
-      return undefined;
-    }
+  private typeOf(absolute: string, follow: boolean): Promise<EntryType | undefined> {
+    return entryType(this.fs, absolute, follow);
   }
 
-  private async listDir(absolute: string): Promise<{ name: string; type: EntryType }[]> {
-    const read = this.fs.readdirWithFileTypes;
-    const entries = read
-      ? (await read(absolute)).map((e) => ({
-          name: e.name,
-          type: (e.isSymbolicLink ? 'symlink' : e.isDirectory ? 'dir' : 'file') as EntryType,
-        }))
-      : await Promise.all(
-          (await this.fs.readdir(absolute)).map(async (name) => ({
-            name,
-            type: (await this.typeOf(`${absolute}/${name}`, false)) ?? ('file' as EntryType),
-          })),
-        );
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  private listDir(absolute: string): Promise<{ name: string; type: EntryType }[]> {
+    return listFolder(this.fs, absolute);
   }
 
   /** mkdir -p that refuses to treat a file as a folder (the in-memory fs would silently allow it). */
@@ -435,19 +473,6 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       }
       await this.fs.mkdir(current, { recursive: true });
     }
-  }
-}
-
-/** Copies one entry (not its children) from `from` to `to`, keeping its kind, mode and time; links stay links. */
-async function copyEntry(from: InMemoryFs, to: InMemoryFs, path: string): Promise<void> {
-  const info = await from.lstat(path);
-  if (info.isSymbolicLink) {
-    to.mkdirSync(parentOf(path), { recursive: true });
-    await to.symlink(await from.readlink(path), path);
-  } else if (info.isDirectory) {
-    to.mkdirSync(path, { recursive: true });
-  } else {
-    to.writeFileSync(path, await from.readFileBuffer(path), undefined, { mode: info.mode, mtime: info.mtime });
   }
 }
 

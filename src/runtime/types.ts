@@ -1,6 +1,7 @@
 // The sandbox contract (../shared/DESIGN.md, "Runtime"). Tools only ever talk to this interface.
 
 import type { EntryType } from './entry-type';
+import type { ObjectId } from './object-id';
 import type { SearchRequest, SearchResult } from './search-types';
 
 export type { EntryType };
@@ -14,6 +15,39 @@ export type ExecOptions = {
 };
 
 export type ExecResult = { output: string; exitCode: number | null };
+
+/** A file for `Runtime.importFiles` and `Runtime.applyChanges`: a workdir-relative path and its bytes. */
+export type WorkspaceFile = { path: string; data: Uint8Array };
+
+/**
+ * One workspace entry as `Runtime.scan` reports it (workdir-relative path). A file carries its git blob id and size,
+ * and its bytes when asked for: the bytes that were hashed, read at one moment.
+ */
+export type ScannedEntry =
+  | { path: string; kind: 'file'; size: number; id: ObjectId; data?: Uint8Array }
+  | { path: string; kind: 'dir' }
+  | { path: string; kind: 'missing' };
+
+export type ScanOptions = {
+  /** Folder names left out wherever they are (e.g. node_modules): nothing inside one is reported. */
+  excludeNames?: readonly string[];
+  /** Also hand back each file's bytes... */
+  withData?: boolean;
+  /** ...except for files with these ids (the caller has their bytes already). */
+  knownIds?: readonly ObjectId[];
+};
+
+/** Changes `Runtime.applyChanges` makes to the workspace, in this order: removals, folders, writes. */
+export type WorkspaceChanges = {
+  /** Files (or links) to delete; a missing one is no error. */
+  removeFiles: string[];
+  /** Folders to delete when nothing is left in them (deepest first); a folder that still holds anything stays. */
+  removeFolders: string[];
+  /** Folders to create, with their parents (empty folders included). */
+  makeFolders: string[];
+  /** Files to write, parent folders created; a folder in the way is removed first. */
+  writeFiles: WorkspaceFile[];
+};
 
 export interface Runtime {
   readonly kind: 'webcontainer' | 'embedded';
@@ -39,6 +73,23 @@ export interface Runtime {
    * inflated). Nothing in the workspace changes until commit; discard drops what was staged.
    */
   beginImport?(): StagedImport;
+  /**
+   * Optional: for each workdir-relative path ('' for the workdir), the entry there and, for a folder, every entry
+   * below it (excluded folders left out; links to folders skipped, links to files read as the file). Files are
+   * hashed where they are, so nothing but ids crosses over unless `withData` asks for the bytes.
+   */
+  scan?(paths: string[], options?: ScanOptions): Promise<ScannedEntry[]>;
+  /**
+   * Optional: removes, creates and writes exactly what `changes` lists and touches nothing else (a restore that keeps
+   * node_modules); watchers hear about every path changed.
+   */
+  applyChanges?(changes: WorkspaceChanges): Promise<void>;
+  /** Optional: delivers every change made so far to the watchers before it resolves. */
+  flushChanges?(): Promise<void>;
+  /**
+   * Reports changed workdir-relative paths in batches. A command's changes are reported before its exec resolves
+   * when the runtime can (the embedded one does); '' stands for the whole workspace.
+   */
   watch(listener: (paths: string[]) => void): () => void;
   /** Optional: the canonical path of `path` after following symlinks, for per-file mutation queues. */
   realpath?(path: string): Promise<string>;

@@ -65,12 +65,13 @@ describeRuntimeContract('webcontainer (honest double: jsh --osc session)', () =>
   stagedImport: false, // it imports through its own file system API; the app falls back to importFiles
   gitBaseline: false, // jsh has no git
   shell: JSH_CONTRACT_SHELL,
+  scanAndApply: false, // the Workspace scans and applies changes through its ordinary methods
 });
 
 describeRuntimeContract(
   'webcontainer (double of a jsh with variables and printf but no --osc: the wrapper)',
   () => booted({ jshGrammar: 'posix', jshOsc: false }, { exec: 'wrapper' }),
-  { stagedImport: false, gitBaseline: false, shell: JSH_CONTRACT_SHELL },
+  { stagedImport: false, gitBaseline: false, shell: JSH_CONTRACT_SHELL, scanAndApply: false },
 );
 
 describe('the boot probe', () => {

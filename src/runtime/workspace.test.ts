@@ -175,3 +175,59 @@ describe('Workspace mutations', () => {
     expect(await read).toBe('restored');
   });
 });
+
+describe('Workspace changed paths', () => {
+  it('knows nothing about a freshly attached runtime, then collects its own writes and every command\'s changes', async () => {
+    const workspace = Workspace.of(createEmbeddedRuntime({ files: { 'a.txt': 'a', 'src/b.txt': 'b' } }));
+    expect(workspace.takeChanges()).toEqual({ all: true });
+    expect(workspace.unchanged).toBe(true);
+    await workspace.writeFile('a.txt', 'edited');
+    await workspace.exec('mkdir -p out && echo x > out/made.txt && rm src/b.txt');
+    await workspace.exec('cat a.txt; ls src'); // reads change nothing
+    const taken = workspace.takeChanges();
+    expect(taken.all).toBe(false);
+    expect(taken.all === false && taken.paths).toEqual(expect.arrayContaining(['a.txt', 'out', 'out/made.txt', 'src/b.txt']));
+    expect(workspace.takeChanges()).toEqual({ all: false, paths: [] });
+  });
+
+  it('a change made while a snapshot holds the taken paths goes to the next take; a failed snapshot gives its paths back', async () => {
+    const workspace = Workspace.of(createEmbeddedRuntime());
+    workspace.takeChanges();
+    await workspace.writeFile('first.txt', '1');
+    const taken = workspace.takeChanges();
+    await workspace.writeFile('second.txt', '2');
+    workspace.restoreChanges(taken);
+    expect(workspace.takeChanges()).toEqual({ all: false, paths: ['first.txt', 'second.txt'] });
+  });
+
+  it('says everything changed after a runtime hand-over, or when more changed than is worth listing', async () => {
+    const workspace = Workspace.of(createEmbeddedRuntime());
+    workspace.takeChanges();
+    const next = createEmbeddedRuntime();
+    workspace.attach(next);
+    expect(workspace.takeChanges()).toEqual({ all: true });
+    await workspace.exec('mkdir some && echo 1 > some/f1');
+    expect(workspace.takeChanges()).toEqual({ all: false, paths: ['some', 'some/f1'] });
+    // A generated folder, written behind the workspace's back (the runtime's watch reports it).
+    const many = Array.from({ length: 5100 }, (_, i) => ({ path: `many/f${i}`, data: new Uint8Array([i % 256]) }));
+    await next.applyChanges({ removeFiles: [], removeFolders: [], makeFolders: [], writeFiles: many });
+    expect(workspace.takeChanges()).toEqual({ all: true });
+  });
+
+  it('scans and applies changes on a runtime without its own scan, through its ordinary methods', async () => {
+    const real = createEmbeddedRuntime({ files: { 'keep/node_modules/x.js': 'x', 'keep/a.txt': 'a' } });
+    const plain = { ...real, kind: real.kind, workdir: real.workdir, scan: undefined, applyChanges: undefined, flushChanges: undefined };
+    for (const key of ['readFile', 'writeFile', 'readdir', 'stat', 'mkdir', 'rm', 'rename', 'exec', 'watch', 'realpath'] as const) {
+      Object.assign(plain, { [key]: (real[key] as (...a: unknown[]) => unknown).bind(real) });
+    }
+    const workspace = new Workspace(expected);
+    workspace.attach(plain);
+    const scanned = await workspace.scan([''], { excludeNames: ['node_modules'] });
+    expect(scanned.map((e) => e.path)).toEqual(['', 'keep', 'keep/a.txt']);
+    expect(scanned[2]).toMatchObject({ kind: 'file', size: 1, id: '2e65efe2a145dda7ee51d1741299f848e5bf752e' }); // git hash-object of "a"
+    await workspace.applyChanges({ removeFiles: ['keep/a.txt'], removeFolders: ['keep'], makeFolders: [], writeFiles: [{ path: 'b.txt', data: new TextEncoder().encode('b') }] });
+    expect(text(await real.readFile('keep/node_modules/x.js'))).toBe('x');
+    expect(text(await real.readFile('b.txt'))).toBe('b');
+    expect(await workspace.settleChanges()).toBe(false); // it cannot say when its changes are all reported
+  });
+});

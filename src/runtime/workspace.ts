@@ -4,15 +4,19 @@
 //   above keeps the same object; calls made before a runtime is attached wait for it;
 // - there is exactly one per-file mutation queue, keyed by the symlink-resolved path, for every writer;
 // - watchers registered once keep hearing changes across a swap;
+// - it keeps the paths changed since a snapshot last took them (its own writes and everything the runtime's watch
+//   reports), so a snapshot reads what changed rather than the whole workspace;
 // - paths are resolved, shown and compared by one set of rules (./paths.ts).
 // The Workspace is itself a Runtime (forwarding to the live one), so code written against Runtime takes it as is.
 
+import { ChangedPathSet, type ChangedPaths } from './changed-paths';
 import { createMutationQueue, type MutationQueue } from './mutation-queue';
 import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from './paths';
 import type { SearchRequest, SearchResult } from './search-types';
 import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
+import { applyToRuntime, scanRuntime } from './runtime-fallbacks';
 import { writeStoredZip } from './stored-zip';
-import type { EntryType, ExecOptions, ExecResult, Runtime, StagedImport, WorkspaceBaseline } from './types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from './types';
 
 export type WorkspaceIdentity = Pick<Runtime, 'kind' | 'workdir'>;
 
@@ -35,9 +39,11 @@ export class Workspace implements Runtime {
   private waiters: { resolve(runtime: Runtime): void; reject(error: Error): void }[] = [];
   /** Settles when the current exclusive job (a whole-workspace replacement) is done; calls wait behind it. */
   private gate: Promise<void> = Promise.resolve();
+  private exclusiveJobs = 0;
   private readonly listeners = new Set<ChangeListener>();
   private stopWatching: (() => void) | null = null;
   private baseline: WorkspaceBaseline | null = null;
+  private readonly changed = new ChangedPathSet();
 
   constructor(expected: WorkspaceIdentity = EXPECTED) {
     this.expected = expected;
@@ -78,7 +84,9 @@ export class Workspace implements Runtime {
     workspaceOfRuntime.set(runtime, this);
     this.stopWatching?.();
     this.stopWatching = null;
-    if (this.listeners.size > 0) this.subscribe();
+    // Another runtime's files are not known until they have been looked at.
+    this.changed.everything();
+    this.subscribe();
     if (this.baseline) void runtime.setBaseline?.(this.baseline).catch(() => undefined); // git then starts from it
     for (const waiter of this.waiters.splice(0)) waiter.resolve(runtime);
   }
@@ -103,11 +111,13 @@ export class Workspace implements Runtime {
    * inside it would wait for the job itself.
    */
   exclusive<T>(job: (runtime: Runtime) => Promise<T>): Promise<T> {
+    this.exclusiveJobs++;
     const run = this.gate.then(() => this.whenReady()).then(job);
     this.gate = run.then(
       () => undefined,
       () => undefined,
     );
+    void this.gate.then(() => this.exclusiveJobs--);
     return run;
   }
 
@@ -153,8 +163,80 @@ export class Workspace implements Runtime {
    */
   async mutate<T>(path: string, job: (target: string, runtime: Runtime) => Promise<T>): Promise<T> {
     const target = await this.canonical(path);
-    return this.queue.run(target, async () => job(target, await this.ready()));
+    return this.queue.run(target, async () => {
+      try {
+        return await job(target, await this.ready());
+      } finally {
+        // After the write, so a snapshot that read the file meanwhile reads it again.
+        this.noteChanged([target]);
+      }
+    });
   }
+
+  // ---- what changed ----
+
+  /** The paths changed since the last take (or everything), and a fresh set for the changes after it. */
+  takeChanges(): ChangedPaths {
+    const taken = this.changed.take();
+    return this.stopWatching ? taken : { all: true }; // without a watch, nothing says what changed
+  }
+
+  /** Gives back taken changes that could not be saved; the next take includes them. */
+  restoreChanges(taken: ChangedPaths): void {
+    this.changed.restore(taken);
+  }
+
+  /** Changes inside folders with these names are not kept (what snapshots leave out); they still reach watchers. */
+  ignoreChangesIn(names: readonly string[]): void {
+    this.changed.ignoreNames(names);
+  }
+
+  /** True when nothing changed since the last take. */
+  get unchanged(): boolean {
+    return this.changed.empty;
+  }
+
+  /** Notes changes made behind the workspace's back (absolute or workdir-relative paths). */
+  noteChanged(paths: string[]): void {
+    const relative: string[] = [];
+    for (const path of paths) {
+      const inside = this.relative(this.resolve(path));
+      if (inside !== undefined) relative.push(inside);
+    }
+    this.changed.add(relative);
+  }
+
+  /** Anything may have changed (the next snapshot compares the whole workspace). */
+  noteEverythingChanged(): void {
+    this.changed.everything();
+  }
+
+  /**
+   * Lets the live runtime report every change made so far, when it can; true when it could, so that the changed
+   * paths are complete once this resolves.
+   */
+  async settleChanges(): Promise<boolean> {
+    const rt = await this.ready();
+    if (!rt.flushChanges) return false;
+    await rt.flushChanges();
+    return true;
+  }
+
+  /**
+   * Runtime.scan on the live runtime, or the same walk through its ordinary methods. Asked of the runtime at once
+   * when nothing holds the workspace, so it reads before anything asked for later.
+   */
+  scan = async (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> =>
+    scanRuntime(this.live && this.exclusiveJobs === 0 ? this.live : await this.ready(), paths, options);
+
+  /** Runtime.applyChanges on the live runtime, or the same changes one call at a time. */
+  applyChanges = async (changes: WorkspaceChanges): Promise<void> => {
+    try {
+      await applyToRuntime(await this.ready(), changes);
+    } finally {
+      this.noteChanged([...changes.removeFiles, ...changes.removeFolders, ...changes.makeFolders, ...changes.writeFiles.map((f) => f.path)]);
+    }
+  };
 
   // ---- Runtime, forwarded to the live runtime ----
 
@@ -163,16 +245,14 @@ export class Workspace implements Runtime {
   writeFile = (path: string, data: Uint8Array | string): Promise<void> => this.mutate(path, (target, rt) => rt.writeFile(target, data));
   readdir = async (path: string): Promise<{ name: string; type: EntryType }[]> => (await this.ready()).readdir(path);
   stat = async (path: string) => (await this.ready()).stat(path);
-  mkdir = async (path: string): Promise<void> => (await this.ready()).mkdir(path);
-  rm = async (path: string, opts?: { recursive?: boolean }): Promise<void> => (await this.ready()).rm(path, opts);
-  rename = async (from: string, to: string): Promise<void> => (await this.ready()).rename(from, to);
+  mkdir = (path: string): Promise<void> => this.changing([path], async (rt) => rt.mkdir(path));
+  rm = (path: string, opts?: { recursive?: boolean }): Promise<void> => this.changing([path], async (rt) => rt.rm(path, opts));
+  rename = (from: string, to: string): Promise<void> => this.changing([from, to], async (rt) => rt.rename(from, to));
   exec = async (command: string, opts?: ExecOptions): Promise<ExecResult> => (await this.ready()).exec(command, opts);
   exportZip = async (opts?: { exclude?: string[] }): Promise<Uint8Array> => (await this.ready()).exportZip(opts);
-  importZip = async (zip: Uint8Array): Promise<void> => (await this.ready()).importZip(zip);
-  importFiles = async (files: { path: string; data: Uint8Array }[]): Promise<void> => {
-    const rt = await this.ready();
-    return rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files));
-  };
+  importZip = (zip: Uint8Array): Promise<void> => this.changing([''], async (rt) => rt.importZip(zip));
+  importFiles = (files: { path: string; data: Uint8Array }[]): Promise<void> =>
+    this.changing([''], async (rt) => (rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files))));
   realpath = async (path: string): Promise<string> => {
     const rt = await this.ready();
     return rt.realpath ? rt.realpath(path) : this.resolve(path);
@@ -197,13 +277,8 @@ export class Workspace implements Runtime {
   /** Listens to file changes of whichever runtime serves the workspace, across swaps. */
   watch(listener: ChangeListener): () => void {
     this.listeners.add(listener);
-    if (this.listeners.size === 1 && this.live) this.subscribe();
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0) {
-        this.stopWatching?.();
-        this.stopWatching = null;
-      }
     };
   }
 
@@ -212,6 +287,15 @@ export class Workspace implements Runtime {
     this.listeners.clear();
     this.stopWatching?.();
     this.stopWatching = null;
+  }
+
+  /** Runs a change on the live runtime and notes `paths` as changed once it is done. */
+  private async changing(paths: string[], change: (runtime: Runtime) => Promise<void>): Promise<void> {
+    try {
+      await change(await this.ready());
+    } finally {
+      this.noteChanged(paths);
+    }
   }
 
   /** The live runtime once it is attached and no whole-workspace replacement is running. */
@@ -224,11 +308,14 @@ export class Workspace implements Runtime {
     return this.whenReady();
   }
 
+  /** Follows the live runtime's changes for as long as it serves: the changed paths, and the watchers. */
   private subscribe(): void {
     const runtime = this.live;
-    if (!runtime || this.stopWatching) return;
+    // A stand-in that cannot watch (a test's stub) leaves the changed paths untrusted: snapshots compare everything.
+    if (!runtime || this.stopWatching || typeof runtime.watch !== 'function') return;
     this.stopWatching = runtime.watch((paths) => {
       if (this.live !== runtime) return; // a late batch from a runtime swapped out
+      this.changed.add(paths);
       for (const listener of [...this.listeners]) listener(paths);
     });
   }

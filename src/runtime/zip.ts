@@ -3,14 +3,14 @@
 
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { minimatch } from 'minimatch';
+import type { WorkspaceFile } from './types';
+
+export type { WorkspaceFile };
 
 /** What `exportZip()` leaves out when no `exclude` list is given. */
 export const DEFAULT_ZIP_EXCLUDE: readonly string[] = ['node_modules/**', '**/node_modules/**'];
 
 export type WorkspaceEntry = { path: string; kind: 'file'; data: Uint8Array } | { path: string; kind: 'dir' };
-
-/** A file for `Runtime.importFiles`: a workdir-relative path and its bytes. */
-export type WorkspaceFile = { path: string; data: Uint8Array };
 
 /** A predicate telling whether a workdir-relative path (folders without a trailing slash) is excluded. */
 export function makeExcluder(patterns: readonly string[]): (path: string) => boolean {

@@ -3,11 +3,13 @@
 import type { UseStore } from 'idb-keyval';
 import { StorageFullError } from './errors';
 
-export const STORE_NAMES = ['settings', 'sessions', 'entries', 'snapshots'] as const;
+// Version 2 added `blobs` (file contents by git blob id) and `trees` (folder manifests by git tree id); snapshots
+// written before it are whole zips in `snapshots` and are converted when their session is opened.
+export const STORE_NAMES = ['settings', 'sessions', 'entries', 'snapshots', 'blobs', 'trees'] as const;
 export type StoreName = (typeof STORE_NAMES)[number];
-type Stores = Record<StoreName, IDBObjectStore>;
+export type Stores = Record<StoreName, IDBObjectStore>;
 
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 
 export interface Database {
   /** An idb-keyval compatible store over one object store of this database. */

@@ -21,6 +21,11 @@ export type {
   SessionFileHeader,
   SessionFileContents,
   SessionStore,
+  SnapshotCommit,
+  StoredSnapshot,
+  SessionUsage,
+  GarbageReport,
+  SnapshotUpgrade,
 } from './types';
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
@@ -56,3 +61,11 @@ export {
   SNAPSHOT_EXCLUDE,
   HISTORY_FOLDERS,
 } from './session-transfer';
+
+export { ObjectStore, MissingObjectError, type NewObjects } from './object-store';
+export { makeTree, type Tree, type TreeEntry } from './tree-codec';
+export { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource, type BuiltTree } from './tree-build';
+export { diffTrees, listTree, type TreeDiff, type TreeFile } from './tree-diff';
+export { blobIdsOf, snapshotOfFiles, filesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './tree-files';
+export { EMPTY_TREE_ID as EMPTY_SNAPSHOT_TREE } from '../runtime/object-id';
+export { snapshotOfZip } from './snapshot-migration';

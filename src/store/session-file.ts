@@ -3,7 +3,8 @@
 //                            a {"type":"compaction",...} line where each compaction was made (after entry atSeq - 1)
 //   workspace/<path>         the files at the end
 //   baseline/<path>          the imported tree, so the Changes view works after import
-//   checkpoints/<seq>.zip    workspace zips taken when user message <seq> was sent
+//   snapshots/...            the checkpoints as trees, each file once (session-file-snapshots.ts)
+//   checkpoints/<seq>.zip    (files written before snapshots/) workspace zips taken when user message <seq> was sent
 // Import validates everything before returning anything; unknown top-level entries are ignored, but a line of a type
 // this Conch does not know is refused, naming the line.
 import { Type } from '@sinclair/typebox';
@@ -12,6 +13,7 @@ import type { CompactionEntry, Message } from '../ai/types';
 import { findCompactionProblem } from './compaction-schema';
 import { SessionFileError, ZipImportError } from './errors';
 import { describe, findMessageProblem, firstProblem } from './message-schema';
+import { addSnapshotEntries, readSnapshotEntries, type SessionSnapshots } from './session-file-snapshots';
 import { commonTopFolder } from './workspace-paths';
 import { formatBytes, readRepoZip } from './zip-import';
 import type { FileMap, SessionFileContents, SessionFileHeader, ZipImportOptions } from './types';
@@ -29,7 +31,10 @@ export interface SessionExportInput {
   compactions?: CompactionEntry[];
   workspace: FileMap;
   baseline?: FileMap | null;
+  /** Checkpoint zips (the form before content addressing). */
   checkpoints?: Map<number, Uint8Array>;
+  /** Checkpoints as trees, written so that each file is in the session file once. */
+  snapshots?: SessionSnapshots;
 }
 
 const HeaderSchema = Type.Object({
@@ -84,6 +89,9 @@ export function exportSessionFile(input: SessionExportInput, now = Date.now()): 
   for (const [path, data] of input.baseline ?? []) zip[`baseline/${path}`] = [data, { level: 6 }];
   // Checkpoints are zips already: storing them again compressed would only cost time.
   for (const [seq, data] of input.checkpoints ?? []) zip[`checkpoints/${seq}.zip`] = [data, { level: 0 }];
+  if (input.snapshots && input.snapshots.checkpoints.size > 0) {
+    addSnapshotEntries(zip, input.snapshots, [...input.workspace.values(), ...(input.baseline?.values() ?? [])]);
+  }
   return zipSync(zip);
 }
 
@@ -129,7 +137,11 @@ export async function importSessionFile(data: Uint8Array, limits: Pick<ZipImport
       throw error;
     }
   }
-  return { header, messages, compactions, workspace, baseline: baseline.size ? baseline : null, checkpoints: checkpointFiles };
+  const snapshots = await readSnapshotEntries(files, (seq) => messages[seq]?.role === 'user', [...workspace.values(), ...baseline.values()]);
+  for (const seq of snapshots?.checkpoints.keys() ?? []) {
+    if (checkpointFiles.has(seq)) throw new SessionFileError(`Checkpoint ${seq} is in the session file twice (checkpoints/${seq}.zip and snapshots/); keep one.`, { field: `checkpoints/${seq}.zip` });
+  }
+  return { header, messages, compactions, workspace, baseline: baseline.size ? baseline : null, checkpoints: checkpointFiles, snapshots };
 }
 
 /** The header, messages and compactions of session.jsonl, every line checked. */

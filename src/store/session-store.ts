@@ -4,16 +4,26 @@
 //                                            appending never rewrites earlier ones
 //              <id>/compaction/<n padded>    one CompactionEntry per record, in the order made
 //              <id>/draft                    the reply being streamed (overwritten; cleared when it completes)
-//   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline   workspace zips
+//   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline
+//              { tree: <root tree id> }, or a whole workspace zip in stores written before content addressing
+//   trees:     <git tree id>                 one folder of a snapshot (tree-codec.ts)
+//   blobs:     <git blob id>                 one file's bytes, stored once for every snapshot of every session
 //   settings:  "settings"                    the settings object (API keys stay in this store)
 import { get, set } from 'idb-keyval';
-import { messageText, titleFromPrompt } from '../ai/messages';
-import type { AssistantMessage, CompactionEntry, Message, Usage, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
 import { findCompactionProblem } from './compaction-schema';
 import { mapStorageError, openDatabase, requestResult } from './db';
 import { decodeEntry, encodeEntry } from './entry-codec';
+import { collectGarbage } from './garbage-collection';
 import { findMessageProblem } from './message-schema';
+import { ObjectStore, putObjects } from './object-store';
 import { missingTrailingResults } from './repair-transcript';
+import { accountFor, accountUsage, normalizeSession, zeroTokens } from './session-record';
+import { compactionKey, draftKey, entryKey, messageRange, prefixRange } from './session-keys';
+import { baselineKey, checkpointKey, describeRef, latestKey, readStoredSnapshot, treeValue, type StoredSnapshot } from './snapshot-refs';
+import { upgradeSnapshots } from './snapshot-migration';
+import { storageUsage } from './storage-usage';
+import { zipOfTree } from './tree-files';
 import type {
   ForkResult,
   NewSession,
@@ -22,7 +32,6 @@ import type {
   SessionRecord,
   SessionStore,
   SnapshotRef,
-  TokenTotals,
 } from './types';
 
 export type SessionStoreOptions = {
@@ -31,25 +40,30 @@ export type SessionStoreOptions = {
   /** Told after every committed change to the session list (wire it to openSessionEvents().publish). */
   onChange?: (change: SessionChange) => void;
   indexedDB?: IDBFactory;
+  /** Quiet time after a deletion before unreferenced snapshot data is collected; default 2 s. */
+  collectAfterMs?: number;
 };
 
 const SETTINGS_KEY = 'settings';
 
-export const pad = (seq: number): string => String(seq).padStart(8, '0');
-export const entryKey = (id: string, seq: number): string => `${id}/${pad(seq)}`;
-const checkpointKey = (id: string, seq: number): string => `${id}/checkpoint/${pad(seq)}`;
-const compactionKey = (id: string, n: number): string => `${id}/compaction/${pad(n)}`;
-const draftKey = (id: string): string => `${id}/draft`;
-/** All keys starting with `prefix` ('/' sorts just below '0', so ids never straddle the range). */
-const prefixRange = (prefix: string): IDBKeyRange => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
-/** A session's message entries only (their keys are digits; compactions and the draft sort after them). */
-const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(`${id}/0`, `${id}/9\uffff`);
 
 /** Opens the session store (lazily connecting to IndexedDB on first use). */
 export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
   const db = openDatabase(options.prefix, options.indexedDB);
   const settingsStore = db.keyval('settings');
+  const objects = new ObjectStore(db);
   const notify = (change: SessionChange) => options.onChange?.(change);
+  let collectTimer: ReturnType<typeof setTimeout> | null = null;
+
+  // Collection runs in the background, after the burst of deletions that made garbage; a failure only means the
+  // space is freed later.
+  function collectSoon(): void {
+    if (collectTimer) clearTimeout(collectTimer);
+    collectTimer = setTimeout(() => {
+      collectTimer = null;
+      void collectGarbage(db, objects).catch(() => undefined);
+    }, options.collectAfterMs ?? 2000);
+  }
 
   async function readSession(stores: { sessions: IDBObjectStore }, id: string): Promise<SessionRecord> {
     const record = normalizeSession(await requestResult(stores.sessions.get(id)));
@@ -61,16 +75,24 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     if (!baselineId) return;
     const all = (await requestResult(stores.sessions.getAll())) as unknown[];
     if (all.some((s) => normalizeSession(s)?.baselineId === baselineId)) return;
-    stores.snapshots.delete(`${baselineId}/baseline`);
+    stores.snapshots.delete(baselineKey(baselineId));
   }
 
   async function snapshotKey(stores: { sessions: IDBObjectStore }, id: string, ref: SnapshotRef): Promise<string | undefined> {
-    if (ref === 'latest') return `${id}/latest`;
+    if (ref === 'latest') return latestKey(id);
     if (ref === 'baseline') {
       const session = await readSession(stores, id);
-      return session.baselineId ? `${session.baselineId}/baseline` : undefined;
+      return session.baselineId ? baselineKey(session.baselineId) : undefined;
     }
     return checkpointKey(id, ref.checkpoint);
+  }
+
+  async function loadStored(sessionId: string, ref: SnapshotRef): Promise<StoredSnapshot | undefined> {
+    const value = await db.transact(['sessions', 'snapshots'], 'readonly', 'the snapshot', async (s) => {
+      const key = await snapshotKey(s, sessionId, ref);
+      return key === undefined ? undefined : requestResult(s.snapshots.get(key));
+    });
+    return readStoredSnapshot(value);
   }
 
   const store: SessionStore = {
@@ -143,11 +165,12 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         const session = normalizeSession(await requestResult(s.sessions.get(id)));
         s.sessions.delete(id);
         s.entries.delete(prefixRange(`${id}/`));
-        s.snapshots.delete(`${id}/latest`);
+        s.snapshots.delete(latestKey(id));
         s.snapshots.delete(prefixRange(`${id}/checkpoint/`));
         await dropBaselineIfUnused(s, session?.baselineId);
       });
       notify({ type: 'deleted', id });
+      collectSoon();
     },
 
     async appendEntry(sessionId, message) {
@@ -262,11 +285,11 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         messageCount: 0,
         cost: 0,
         tokens: zeroTokens(),
-        checkpoints: [...(seed.checkpoints?.keys() ?? [])].sort((a, b) => a - b),
-        baselineId: seed.baseline ? id : undefined,
+        checkpoints: [...((seed.trees ? seed.trees.checkpoints : seed.checkpoints)?.keys() ?? [])].sort((a, b) => a - b),
+        baselineId: (seed.trees ? seed.trees.baseline : seed.baseline) ? id : undefined,
         importedAt: now,
       };
-      await db.transact(['sessions', 'entries', 'snapshots'], 'readwrite', 'the imported session', async (s) => {
+      await db.transact(['sessions', 'entries', 'snapshots', 'trees', 'blobs'], 'readwrite', 'the imported session', async (s) => {
         for (const [seq, message] of seed.messages.entries()) {
           s.entries.put(seed.storedEntries?.[seq] ?? encodeEntry(message), entryKey(id, seq));
           session = accountFor(session, message, seq);
@@ -275,9 +298,16 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           s.entries.put(compaction, compactionKey(id, n));
           session = accountUsage(session, compaction.usage);
         }
-        if (seed.latest) s.snapshots.put(seed.latest, `${id}/latest`);
-        if (seed.baseline) s.snapshots.put(seed.baseline, `${id}/baseline`);
-        for (const [seq, zip] of seed.checkpoints ?? []) s.snapshots.put(zip, checkpointKey(id, seq));
+        if (seed.trees) {
+          await putObjects(s, seed.trees.objects);
+          if (seed.trees.latest) s.snapshots.put(treeValue(seed.trees.latest), latestKey(id));
+          if (seed.trees.baseline) s.snapshots.put(treeValue(seed.trees.baseline), baselineKey(id));
+          for (const [seq, root] of seed.trees.checkpoints) s.snapshots.put(treeValue(root), checkpointKey(id, seq));
+        } else {
+          if (seed.latest) s.snapshots.put(seed.latest, latestKey(id));
+          if (seed.baseline) s.snapshots.put(seed.baseline, baselineKey(id));
+          for (const [seq, zip] of seed.checkpoints ?? []) s.snapshots.put(zip, checkpointKey(id, seq));
+        }
         s.sessions.put({ ...session, model: seed.model || session.model, provider: seed.provider || session.provider, updatedAt: now }, id);
       });
       notify({ type: 'created', id });
@@ -285,35 +315,57 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     },
 
     async saveSnapshot(sessionId, ref, zip) {
-      const what = ref === 'latest' ? 'the workspace snapshot' : ref === 'baseline' ? 'the imported baseline' : 'the checkpoint';
-      await db.transact(['sessions', 'snapshots'], 'readwrite', what, async (s) => {
-        const session = await readSession(s, sessionId);
-        if (ref === 'latest') {
-          s.snapshots.put(zip, `${sessionId}/latest`);
-          return;
-        }
-        if (ref === 'baseline') {
-          // A fork shares its parent's baseline until it gets its own: copy on write.
-          s.snapshots.put(zip, `${sessionId}/baseline`);
-          const previous = session.baselineId;
-          s.sessions.put({ ...session, baselineId: sessionId }, sessionId);
-          if (previous !== sessionId) await dropBaselineIfUnused(s, previous);
-          return;
-        }
-        s.snapshots.put(zip, checkpointKey(sessionId, ref.checkpoint));
-        if (!session.checkpoints.includes(ref.checkpoint)) {
-          const checkpoints = [...session.checkpoints, ref.checkpoint].sort((a, b) => a - b);
-          s.sessions.put({ ...session, checkpoints }, sessionId);
-        }
-      });
+      await db.transact(['sessions', 'snapshots'], 'readwrite', describeRef(ref), (s) => putRef(s, sessionId, ref, zip));
     },
 
     async loadSnapshot(sessionId, ref) {
-      const value = await db.transact(['sessions', 'snapshots'], 'readonly', 'the snapshot', async (s) => {
-        const key = await snapshotKey(s, sessionId, ref);
-        return key === undefined ? undefined : requestResult(s.snapshots.get(key));
+      const stored = await loadStored(sessionId, ref);
+      if (!stored) return undefined;
+      return 'zip' in stored ? stored.zip : zipOfTree(objects, stored.tree);
+    },
+
+    objects,
+
+    async commitSnapshot(sessionId, ref, snapshot) {
+      const written = await db.transact(['sessions', 'snapshots', 'trees', 'blobs'], 'readwrite', describeRef(ref), async (s) => {
+        const bytes = await putObjects(s, snapshot.objects);
+        await putRef(s, sessionId, ref, treeValue(snapshot.root));
+        return bytes;
       });
-      return value instanceof Uint8Array ? value : undefined;
+      objects.remember(snapshot.objects.trees.values());
+      return written;
+    },
+
+    loadStoredSnapshot: loadStored,
+
+    async upgradeSnapshots(sessionId) {
+      const session = await store.getSession(sessionId);
+      if (!session) throw new Error(`Session ${sessionId} does not exist (it may have been deleted in another tab).`);
+      return upgradeSnapshots(db, sessionId, session.baselineId);
+    },
+
+    async storageUsage() {
+      return storageUsage(db, objects, await store.listSessions());
+    },
+
+    async dropCheckpoints(sessionId, keep) {
+      const dropped = await db.transact(['sessions', 'snapshots'], 'readwrite', 'the checkpoints', async (s) => {
+        const session = await readSession(s, sessionId);
+        const cut = Math.max(0, session.checkpoints.length - Math.max(0, keep));
+        const gone = session.checkpoints.slice(0, cut);
+        for (const seq of gone) s.snapshots.delete(checkpointKey(sessionId, seq));
+        s.sessions.put({ ...session, checkpoints: session.checkpoints.slice(cut) }, sessionId);
+        return gone;
+      });
+      if (dropped.length > 0) {
+        notify({ type: 'updated', id: sessionId });
+        collectSoon();
+      }
+      return dropped;
+    },
+
+    collectGarbage(collectOptions) {
+      return collectGarbage(db, objects, collectOptions);
     },
 
     async listCheckpoints(sessionId) {
@@ -374,68 +426,36 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     },
 
     close() {
+      if (collectTimer) clearTimeout(collectTimer);
+      collectTimer = null;
       db.close();
     },
   };
-  return store;
-}
 
-/** The session record after `message` (at `seq`) was appended: counts, cost, tokens, model, title. */
-function accountFor(session: SessionRecord, message: Message, seq: number): SessionRecord {
-  let next: SessionRecord = { ...session, messageCount: seq + 1, updatedAt: Date.now() };
-  if (message.role === 'assistant') {
-    next = accountUsage(next, message.usage);
-    if (message.model) next.model = message.model;
-    if (message.provider) next.provider = message.provider;
-  } else if (message.role === 'user' && !session.title) {
-    next.title = titleFrom(message);
+  /** Points `ref` of a session at `value` (a zip or a tree ref), keeping the session record's bookkeeping. */
+  async function putRef(s: { sessions: IDBObjectStore; snapshots: IDBObjectStore }, sessionId: string, ref: SnapshotRef, value: unknown): Promise<void> {
+    const session = await readSession(s, sessionId);
+    if (ref === 'latest') {
+      s.snapshots.put(value, latestKey(sessionId));
+      return;
+    }
+    if (ref === 'baseline') {
+      // A fork shares its parent's baseline until it gets its own: copy on write.
+      s.snapshots.put(value, baselineKey(sessionId));
+      const previous = session.baselineId;
+      s.sessions.put({ ...session, baselineId: sessionId }, sessionId);
+      if (previous !== sessionId) {
+        await dropBaselineIfUnused(s, previous);
+        collectSoon();
+      }
+      return;
+    }
+    s.snapshots.put(value, checkpointKey(sessionId, ref.checkpoint));
+    if (!session.checkpoints.includes(ref.checkpoint)) {
+      const checkpoints = [...session.checkpoints, ref.checkpoint].sort((a, b) => a - b);
+      s.sessions.put({ ...session, checkpoints }, sessionId);
+    }
   }
-  return next;
-}
 
-/** The session record with `usage` (a reply's, or a compaction's summary calls') added to its cost and tokens. */
-function accountUsage(session: SessionRecord, usage: Usage | undefined): SessionRecord {
-  if (!usage) return session;
-  return {
-    ...session,
-    cost: session.cost + (Number.isFinite(usage.cost.total) ? usage.cost.total : 0),
-    tokens: {
-      input: session.tokens.input + usage.input,
-      output: session.tokens.output + usage.output,
-      cacheRead: session.tokens.cacheRead + usage.cacheRead,
-      cacheWrite: session.tokens.cacheWrite + usage.cacheWrite,
-    },
-  };
-}
-
-/** A title from the first prompt (the one rule the whole app uses). */
-export function titleFrom(message: UserMessage): string {
-  return titleFromPrompt(messageText(message, { separator: ' ' }));
-}
-
-function zeroTokens(): TokenTotals {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-}
-
-/** Reads a stored session record defensively: older or damaged records get defaults instead of crashing the list. */
-function normalizeSession(value: unknown): SessionRecord | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Partial<SessionRecord>;
-  if (typeof v.id !== 'string') return null;
-  const num = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
-  const tokens = (typeof v.tokens === 'object' && v.tokens !== null ? v.tokens : {}) as Partial<TokenTotals>;
-  return {
-    ...v,
-    id: v.id,
-    title: typeof v.title === 'string' ? v.title : '',
-    createdAt: num(v.createdAt),
-    updatedAt: num(v.updatedAt),
-    model: typeof v.model === 'string' ? v.model : '',
-    provider: typeof v.provider === 'string' ? v.provider : '',
-    messageCount: num(v.messageCount),
-    cost: num(v.cost),
-    tokens: { input: num(tokens.input), output: num(tokens.output), cacheRead: num(tokens.cacheRead), cacheWrite: num(tokens.cacheWrite) },
-    checkpoints: Array.isArray(v.checkpoints) ? v.checkpoints.filter((n): n is number => typeof n === 'number') : [],
-    baselineName: typeof v.baselineName === 'string' ? v.baselineName : undefined,
-  };
+  return store;
 }

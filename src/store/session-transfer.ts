@@ -1,14 +1,20 @@
 // Glue between the session store and the session file: gather a stored session for export (with secret review),
 // and turn an imported file into a new stored session.
 import type { Message } from '../ai/types';
+import { gitBlobId, type ObjectId } from '../runtime/object-id';
 import type { Runtime } from '../runtime/types';
+import type { NewObjects } from './object-store';
 import { repairTranscript } from './repair-transcript';
 import { exportSessionFile, sessionFileName, type SessionExportInput } from './session-file';
 import { readSessionFileForStorage } from './session-file-reader';
+import type { SessionSnapshots } from './session-file-snapshots';
 import { redactSecrets, scanForSecrets } from './secret-scan';
+import { snapshotOfZip } from './snapshot-migration';
+import { makeTree, type Tree, type TreeEntry } from './tree-codec';
+import { collectTrees, filesOfTree, memoryReader, snapshotOfFiles } from './tree-files';
 import { decodeText } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
-import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore } from './types';
+import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore, StoredSnapshot } from './types';
 
 /** Folders left out of workspace snapshots: reinstallable, and often bigger than everything else together. */
 export const SNAPSHOT_EXCLUDE = ['node_modules'];
@@ -19,27 +25,49 @@ export const SNAPSHOT_EXCLUDE = ['node_modules'];
  */
 export const HISTORY_FOLDERS = ['.git'];
 
-/** Everything a session file would hold for stored session `sessionId` (transcript repaired, snapshots unpacked). */
+/**
+ * Everything a session file would hold for stored session `sessionId` (transcript repaired; latest and baseline as
+ * files; checkpoints as trees). Every file is read from storage once, however many snapshots hold it.
+ */
 export async function loadSessionExport(store: SessionStore, sessionId: string): Promise<SessionExportInput> {
   const session = await store.getSession(sessionId);
   if (!session) throw new Error(`Session ${sessionId} does not exist (it may have been deleted in another tab).`);
   const messages = repairTranscript(await store.loadEntries(sessionId));
   // A repair that dropped a trailing empty reply leaves a compaction made after it pointing past the end.
   const compactions = (await store.loadCompactions(sessionId)).map((c) => (c.atSeq > messages.length ? { ...c, atSeq: messages.length, firstKeptSeq: Math.min(c.firstKeptSeq, messages.length) } : c));
-  const latest = await store.loadSnapshot(sessionId, 'latest');
-  const baseline = await store.loadSnapshot(sessionId, 'baseline');
-  const checkpoints = new Map<number, Uint8Array>();
+  await store.upgradeSnapshots(sessionId).catch(() => undefined); // a zip that stays is exported as a zip
+  const latest = await store.loadStoredSnapshot(sessionId, 'latest');
+  const baseline = await store.loadStoredSnapshot(sessionId, 'baseline');
+  const roots = new Map<number, ObjectId>();
+  const zips = new Map<number, Uint8Array>();
   for (const seq of session.checkpoints) {
-    const zip = await store.loadSnapshot(sessionId, { checkpoint: seq });
-    if (zip && seq < messages.length) checkpoints.set(seq, zip);
+    if (seq >= messages.length) continue;
+    const stored = await store.loadStoredSnapshot(sessionId, { checkpoint: seq });
+    if (stored && 'tree' in stored) roots.set(seq, stored.tree);
+    else if (stored) zips.set(seq, stored.zip);
   }
+  const treeRoot = (stored: StoredSnapshot | undefined) => (stored && 'tree' in stored ? [stored.tree] : []);
+  const all = await collectTrees(store.objects, [...treeRoot(latest), ...treeRoot(baseline), ...roots.values()]);
+  const blobs = await store.objects.blobs(all.blobIds);
+  const reader = memoryReader(all.trees, blobs);
+  const filesOf = async (stored: StoredSnapshot | undefined): Promise<FileMap | null> => {
+    if (!stored) return null;
+    return 'tree' in stored ? (await filesOfTree(reader, stored.tree)).files : unzipToMap(stored.zip);
+  };
+  const ofCheckpoints = await collectTrees(reader, roots.values());
+  const snapshots: SessionSnapshots = {
+    checkpoints: roots,
+    trees: ofCheckpoints.trees,
+    blobs: new Map([...ofCheckpoints.blobIds].map((id) => [id, blobs.get(id)!])),
+  };
   return {
     session,
     messages,
     compactions,
-    workspace: latest ? await unzipToMap(latest) : new Map(),
-    baseline: baseline ? await unzipToMap(baseline) : null,
-    checkpoints,
+    workspace: (await filesOf(latest)) ?? new Map(),
+    baseline: await filesOf(baseline),
+    checkpoints: zips,
+    snapshots,
   };
 }
 
@@ -74,7 +102,48 @@ export async function redactSessionExport(input: SessionExportInput, findings: S
     }
     checkpoints.set(seq, zipFromFiles(files));
   }
-  return { ...input, messages: out.messages ?? [], compactions, workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints };
+  const snapshots = input.snapshots ? await redactSnapshots(input.snapshots, values) : undefined;
+  return { ...input, messages: out.messages ?? [], compactions, workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints, snapshots };
+}
+
+/** `snapshots` with every text file holding one of `values` redacted, and the folders above those files new. */
+async function redactSnapshots(snapshots: SessionSnapshots, values: string[]): Promise<SessionSnapshots> {
+  const renamed = new Map<ObjectId, ObjectId>();
+  const blobs = new Map<ObjectId, Uint8Array>();
+  for (const [id, bytes] of snapshots.blobs) {
+    const text = decodeText(bytes);
+    if (text === null || !values.some((v) => text.includes(v))) {
+      blobs.set(id, bytes);
+      continue;
+    }
+    const redacted = new TextEncoder().encode(values.reduce((t, v) => t.split(v).join('[REDACTED]'), text));
+    const newId = await gitBlobId(redacted);
+    renamed.set(id, newId);
+    blobs.set(newId, redacted);
+  }
+  const trees = new Map<ObjectId, Tree>();
+  const rewritten = new Map<ObjectId, Promise<ObjectId>>();
+  const rewrite = (id: ObjectId): Promise<ObjectId> => {
+    let done = rewritten.get(id);
+    if (!done) {
+      done = (async () => {
+        const tree = snapshots.trees.get(id)!;
+        const entries: TreeEntry[] = await Promise.all(
+          tree.entries.map(async (e): Promise<TreeEntry> => (e.kind === 'dir' ? { ...e, id: await rewrite(e.id) } : { ...e, id: renamed.get(e.id) ?? e.id, size: blobs.get(renamed.get(e.id) ?? e.id)!.length })),
+        );
+        const next = entries.every((e, i) => e.id === tree.entries[i].id) ? tree : await makeTree(entries);
+        trees.set(next.id, next);
+        return next.id;
+      })();
+      rewritten.set(id, done);
+    }
+    return done;
+  };
+  const checkpoints = new Map<number, ObjectId>();
+  for (const [seq, root] of snapshots.checkpoints) checkpoints.set(seq, await rewrite(root));
+  const kept = new Set<ObjectId>();
+  for (const tree of trees.values()) for (const e of tree.entries) if (e.kind === 'file') kept.add(e.id);
+  return { checkpoints, trees, blobs: new Map([...blobs].filter(([id]) => kept.has(id))) };
 }
 
 /** The download for a (reviewed) export: file name and bytes. */
@@ -82,9 +151,32 @@ export function buildSessionDownload(input: SessionExportInput): { fileName: str
   return { fileName: sessionFileName(input.session.title), data: exportSessionFile(input) };
 }
 
-/** Validates a session file and stores it as a NEW session; throws SessionFileError and stores nothing if invalid. */
+/**
+ * Validates a session file and stores it as a NEW session, its workspace, baseline and checkpoints as trees (each
+ * file stored once, shared with whatever the store holds already); throws SessionFileError and stores nothing if
+ * invalid.
+ */
 export async function importSessionIntoStore(store: SessionStore, data: Uint8Array | Blob): Promise<SessionRecord> {
   const file = await readSessionFileForStorage(data);
+  const objects: NewObjects = { blobs: new Map(), trees: new Map() };
+  const add = (more: { blobs: Map<ObjectId, Uint8Array>; trees: Map<ObjectId, Tree> }) => {
+    for (const [id, bytes] of more.blobs) objects.blobs.set(id, bytes);
+    for (const [id, tree] of more.trees) objects.trees.set(id, tree);
+  };
+  const latest = await snapshotOfFiles(file.workspace);
+  add(latest.objects);
+  const baseline = file.baseline ? await snapshotOfFiles(file.baseline) : undefined;
+  if (baseline) add(baseline.objects);
+  const checkpoints = new Map<number, ObjectId>();
+  if (file.snapshots) {
+    add(file.snapshots);
+    for (const [seq, root] of file.snapshots.checkpoints) checkpoints.set(seq, root);
+  }
+  for (const [seq, zip] of file.checkpoints) {
+    const converted = await snapshotOfZip(zip);
+    add(converted.objects);
+    checkpoints.set(seq, converted.root);
+  }
   return store.importSession({
     title: file.header.title,
     model: file.header.model,
@@ -93,9 +185,7 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     messages: file.messages,
     compactions: file.compactions,
     storedEntries: file.storedEntries,
-    latest: zipFromFiles(file.workspace),
-    baseline: file.baseline ? zipFromFiles(file.baseline) : undefined,
-    checkpoints: file.checkpoints,
+    trees: { latest: latest.root, baseline: baseline?.root, checkpoints, objects },
   });
 }
 

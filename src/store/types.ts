@@ -1,5 +1,14 @@
 // Data shapes of the storage layer (../../shared/DESIGN.md, "Storage" and "Session file").
 import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
+import type { ObjectId } from '../runtime/object-id';
+import type { CollectOptions, GarbageReport } from './garbage-collection';
+import type { NewObjects, ObjectStore } from './object-store';
+import type { StoredSnapshot } from './snapshot-refs';
+import type { SessionSnapshots } from './session-file-snapshots';
+import type { SnapshotUpgrade } from './snapshot-migration';
+import type { SessionUsage } from './storage-usage';
+
+export type { GarbageReport, NewObjects, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot };
 
 /** Workspace files keyed by POSIX path relative to the workspace root ("src/main.ts", never "/x" or "../x"). */
 export type FileMap = Map<string, Uint8Array>;
@@ -51,6 +60,9 @@ export type ForkResult = {
   workspace: 'checkpoint' | 'baseline' | 'none';
 };
 
+/** A content-addressed snapshot to store: its root tree, and the objects it needs that the store may lack. */
+export type SnapshotCommit = { root: ObjectId; objects: NewObjects };
+
 /** Everything a new session is created from in one go (session-file import). */
 export type SessionSeed = {
   title: string;
@@ -65,9 +77,11 @@ export type SessionSeed = {
    * given, they are what is stored, and `messages` only count tokens and cost (their large texts may be blank).
    */
   storedEntries?: unknown[];
-  latest?: Uint8Array; // workspace zip
-  baseline?: Uint8Array; // baseline zip
+  latest?: Uint8Array; // workspace zip (zip-era form)
+  baseline?: Uint8Array; // baseline zip (zip-era form)
   checkpoints?: Map<number, Uint8Array>;
+  /** The snapshots as trees (roots by ref) with every object they need; used instead of the zips when given. */
+  trees?: { latest?: ObjectId; baseline?: ObjectId; checkpoints: Map<number, ObjectId>; objects: NewObjects };
 };
 
 export type LoadedSession = { session: SessionRecord; messages: Message[] };
@@ -145,8 +159,10 @@ export interface SessionFileContents {
   compactions: CompactionEntry[];
   workspace: FileMap;
   baseline: FileMap | null;
-  /** Checkpoint workspace zips by user-message seq. */
+  /** Checkpoint workspace zips by user-message seq (files written before snapshots/). */
   checkpoints: Map<number, Uint8Array>;
+  /** Checkpoints as trees, each file once; null when the file has none. */
+  snapshots: SessionSnapshots | null;
 }
 
 /** Persistence of sessions, transcripts, snapshots and settings (IndexedDB). Made by createSessionStore(). */
@@ -194,10 +210,32 @@ export interface SessionStore {
   /** Creates a session with its transcript and snapshots in one transaction (new id; overwrites nothing). */
   importSession(seed: SessionSeed): Promise<SessionRecord>;
 
-  /** Saves a workspace zip; a checkpoint ref also records the seq in session.checkpoints. */
+  /**
+   * Saves a workspace zip as it is (the zip-era form, converted to trees when the session is next opened); a
+   * checkpoint ref also records the seq in session.checkpoints.
+   */
   saveSnapshot(sessionId: string, ref: SnapshotRef, zip: Uint8Array): Promise<void>;
+  /** The snapshot as a workspace zip: the stored zip, or one built from its tree. */
   loadSnapshot(sessionId: string, ref: SnapshotRef): Promise<Uint8Array | undefined>;
   listCheckpoints(sessionId: string): Promise<number[]>;
+
+  /** The folders and file contents of content-addressed snapshots. */
+  readonly objects: ObjectStore;
+  /**
+   * Stores a content-addressed snapshot: the objects the store lacks and the ref, in one transaction (all or
+   * nothing: a failure leaves the previous snapshot whole). Returns the bytes written.
+   */
+  commitSnapshot(sessionId: string, ref: SnapshotRef, snapshot: SnapshotCommit): Promise<number>;
+  /** How a snapshot is stored (a root tree, or a zip-era zip), or undefined when there is none. */
+  loadStoredSnapshot(sessionId: string, ref: SnapshotRef): Promise<StoredSnapshot | undefined>;
+  /** Converts the session's zip-era snapshots (and its baseline) to trees; a zip that cannot be read stays as it is. */
+  upgradeSnapshots(sessionId: string): Promise<SnapshotUpgrade>;
+  /** What each session holds in storage, and what only it holds. */
+  storageUsage(): Promise<SessionUsage[]>;
+  /** Drops all but the newest `keep` checkpoints of a session; returns the seqs dropped. Their data is collected later. */
+  dropCheckpoints(sessionId: string, keep: number): Promise<number[]>;
+  /** Deletes folders and files no snapshot refers to any more (also run in the background after deletions). */
+  collectGarbage(options?: CollectOptions): Promise<GarbageReport>;
 
   /**
    * New session holding the entries before user message `atSeq`, the compactions made before that point, and the

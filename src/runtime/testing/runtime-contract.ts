@@ -18,6 +18,10 @@ export type RuntimeContractOptions = {
   gitBaseline?: boolean;
   /** How the runtime's shell spells what shells spell differently; default POSIX_CONTRACT_SHELL. */
   shell?: ContractShell;
+  /** Whether the runtime offers the optional scan and applyChanges; default true. */
+  scanAndApply?: boolean;
+  /** Whether a command's changes reach the watchers before its exec resolves (and flushChanges exists); default false. */
+  changesBeforeResult?: boolean;
 };
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -387,6 +391,65 @@ export function describeRuntimeContract(
         await rt.setBaseline!(baseline);
         expect((await rt.exec('git log --oneline')).output).toMatch(/^[0-9a-f]{7} own\n$/);
         expect(baseline.reads).toBe(0);
+      });
+    });
+
+    if (options.scanAndApply !== false) describe('scan (optional)', () => {
+      it('gives each file its git blob id and size, folders whole, excluded names and missing paths as such', async () => {
+        const rt = await fresh();
+        await rt.writeFile('src/a.txt', 'hello\n');
+        await rt.writeFile('src/deep/b.bin', allBytes());
+        await rt.writeFile('node_modules/dep/index.js', 'x');
+        await rt.writeFile('src/node_modules/dep/index.js', 'x');
+        await rt.mkdir('empty');
+        const all = await rt.scan!([''], { excludeNames: ['node_modules'] });
+        const byPath = new Map(all.map((e) => [e.path, e]));
+        expect([...byPath.keys()].sort()).toEqual(['', 'empty', 'src', 'src/a.txt', 'src/deep', 'src/deep/b.bin']);
+        // `printf 'hello\n' | git hash-object --stdin`
+        expect(byPath.get('src/a.txt')).toEqual({ path: 'src/a.txt', kind: 'file', size: 6, id: 'ce013625030ba8dba906f756967f9e9ca394464a' });
+        expect(byPath.get('src/deep/b.bin')).toMatchObject({ kind: 'file', size: 256 });
+        const some = await rt.scan!(['src/a.txt', 'gone.txt', 'node_modules/dep'], { withData: true });
+        expect(some.map((e) => [e.path, e.kind])).toEqual([['src/a.txt', 'file'], ['gone.txt', 'missing'], ['node_modules/dep', 'dir'], ['node_modules/dep/index.js', 'file']]);
+        const first = some[0];
+        expect(first.kind === 'file' && text(first.data!)).toBe('hello\n');
+      });
+    });
+
+    if (options.scanAndApply !== false) describe('applyChanges (optional)', () => {
+      it('removes, creates and writes exactly what it is told, keeping everything else', async () => {
+        const rt = await fresh();
+        await rt.writeFile('keep/node_modules/dep/index.js', 'kept');
+        await rt.writeFile('keep/old.txt', 'old');
+        await rt.writeFile('gone/only.txt', 'x');
+        await rt.writeFile('file-becomes-folder', 'x');
+        await rt.applyChanges!({
+          removeFiles: ['keep/old.txt', 'gone/only.txt', 'file-becomes-folder', 'never-was.txt'],
+          removeFolders: ['gone', 'keep'],
+          makeFolders: ['file-becomes-folder', 'new/empty'],
+          writeFiles: [{ path: 'keep/new.txt', data: new TextEncoder().encode('new') }, { path: 'deep/er/file.bin', data: allBytes() }],
+        });
+        expect(text(await rt.readFile('keep/node_modules/dep/index.js'))).toBe('kept');
+        expect(text(await rt.readFile('keep/new.txt'))).toBe('new');
+        expect(await rt.readFile('deep/er/file.bin')).toEqual(allBytes());
+        expect(await rt.stat('keep/old.txt')).toBeNull();
+        expect(await rt.stat('gone')).toBeNull();
+        expect((await rt.stat('file-becomes-folder'))?.type).toBe('dir');
+        expect((await rt.stat('new/empty'))?.type).toBe('dir');
+        await expect(rt.applyChanges!({ removeFiles: ['../escape'], removeFolders: [], makeFolders: [], writeFiles: [] })).rejects.toThrow(/outside the workspace/);
+      });
+    });
+
+    if (options.changesBeforeResult) describe('changes before results', () => {
+      it('a command\'s changes reach the watchers before its exec resolves', async () => {
+        const rt = await fresh();
+        const seen: string[] = [];
+        const stop = rt.watch((paths) => seen.push(...paths));
+        await rt.exec('mkdir -p made && echo x > made/by-command.txt');
+        expect(seen).toContain('made/by-command.txt');
+        await rt.writeFile('by-method.txt', 'x');
+        await rt.flushChanges!();
+        expect(seen).toContain('by-method.txt');
+        stop();
       });
     });
 

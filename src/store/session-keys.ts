@@ -1,0 +1,10 @@
+// Key shapes shared by the stores of one session (entries, snapshots).
+
+export const pad = (seq: number): string => String(seq).padStart(8, '0');
+export const entryKey = (id: string, seq: number): string => `${id}/${pad(seq)}`;
+export const compactionKey = (id: string, n: number): string => `${id}/compaction/${pad(n)}`;
+export const draftKey = (id: string): string => `${id}/draft`;
+/** All keys starting with `prefix` ('/' sorts just below '0', so ids never straddle the range). */
+export const prefixRange = (prefix: string): IDBKeyRange => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+/** A session's message entries only (their keys are digits; compactions and the draft sort after them). */
+export const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(`${id}/0`, `${id}/9\uffff`);
