@@ -7,7 +7,7 @@ import {
   loadSessionExport,
   redactSessionExport,
   scanSessionExport,
-  sessionFileName,
+  downloadName,
   type SecretFinding,
   type SessionExportInput,
   type SessionRecord,
@@ -45,7 +45,7 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
   }
   const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort() });
   return {
-    fileName: sessionFileName(input.session.title).replace(/\.conch\.zip$/, '.html'),
+    fileName: downloadName(input.session.title, '.html', 'session'),
     data: new TextEncoder().encode(html),
     mimeType: 'text/html',
   };

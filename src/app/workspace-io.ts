@@ -3,6 +3,7 @@
 import type { Runtime, StagedImport } from '../runtime/types';
 import {
   diffWorkspaces,
+  downloadName,
   formatPatch,
   readFolderFiles,
   readRepoZip,
@@ -108,10 +109,14 @@ export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>, options:
   return runtime.exportZip({ exclude: options.includeGit ? snapshotExclude : projectExclude });
 }
 
-/** A download name for the workspace zip of a session titled `title`. */
-export function workspaceZipName(title: string): string {
-  const safe = title.replace(/[\\/:*?"<>|\x00-\x1f\x7f]/g, ' ').replace(/\.{2,}/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
-  return `${safe.replace(/^\.+/, '') || 'workspace'}.zip`;
+/** The download name of the workspace zip of a session titled `title`: `<slug>-<YYYY-MM-DD>.zip`. */
+export function workspaceZipName(title: string, date: Date = new Date()): string {
+  return downloadName(title, '.zip', 'workspace', date);
+}
+
+/** The download name of the Changes tab's patch: `<slug>-<YYYY-MM-DD>.patch`. */
+export function patchName(title: string, date: Date = new Date()): string {
+  return downloadName(title, '.patch', 'workspace', date);
 }
 
 /** The session's baseline files (the imported tree); an empty map when it started from nothing. */

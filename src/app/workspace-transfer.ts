@@ -11,6 +11,7 @@ import {
   loadBaseline,
   revertFile,
   workspaceChanges,
+  patchName,
   workspaceZipName,
   type HistoryOption,
   type RepoImport,
@@ -85,8 +86,7 @@ export class WorkspaceTransfer {
   /** The changes as a .patch download `git apply` accepts on the original repo; with includeGit, .git's changes too. */
   async patch(changes: FileChange[], options: HistoryOption = {}): Promise<ExportDownload> {
     const included = options.includeGit ? (await this.changes(options)).changes : changes;
-    const name = workspaceZipName(this.session.current()?.title ?? '').replace(/\.zip$/, '.patch');
-    return { fileName: name, data: new TextEncoder().encode(changesPatch(included)), mimeType: 'text/x-diff' };
+    return { fileName: patchName(this.session.current()?.title ?? ''), data: new TextEncoder().encode(changesPatch(included)), mimeType: 'text/x-diff' };
   }
 
   /** Puts one changed file back as the baseline has it. */

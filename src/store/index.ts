@@ -43,6 +43,7 @@ export {
   SESSION_VERSION,
   type SessionExportInput,
 } from './session-file';
+export { downloadName, slugify, isoDay, MAX_SLUG_CHARS } from './download-name';
 export { exportSessionHtml, escapeHtml, type HtmlSessionInfo } from './session-html';
 export { scanForSecrets, redactSecrets, isEnvFile, type ScanInput } from './secret-scan';
 export {
