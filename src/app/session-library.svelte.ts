@@ -176,9 +176,10 @@ export class SessionLibrary {
     }, 100);
   }
 
-  /** Starts a new session with an empty workspace and opens it. */
+  /** Starts a new session with an empty workspace and opens it; an open session with nothing in it yet is reused. */
   newSession(): Promise<void> {
     return this.exclusive(async () => {
+      if (await this.session?.isBlank()) return;
       await this.leaveCurrent();
       let record: SessionRecord;
       try {
