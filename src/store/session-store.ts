@@ -16,6 +16,7 @@ import { findMessageProblem } from './message-schema';
 import { missingTrailingResults } from './repair-transcript';
 import type {
   ForkResult,
+  ImportedFrom,
   NewSession,
   SessionChange,
   SessionPatch,
@@ -265,6 +266,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         checkpoints: [...(seed.checkpoints?.keys() ?? [])].sort((a, b) => a - b),
         baselineId: seed.baseline ? id : undefined,
         importedAt: now,
+        importedFrom: seed.importedFrom,
       };
       await db.transact(['sessions', 'entries', 'snapshots'], 'readwrite', 'the imported session', async (s) => {
         for (const [seq, message] of seed.messages.entries()) {
@@ -342,6 +344,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           checkpoints: parent.checkpoints.filter((seq) => seq < atSeq),
           forkedFrom: { sessionId, seq: atSeq },
           importedAt: undefined,
+          importedFrom: undefined,
         };
         for (const [seq, message] of values.slice(0, atSeq).entries()) {
           s.entries.put(message, entryKey(fork.id, seq));
@@ -437,5 +440,15 @@ function normalizeSession(value: unknown): SessionRecord | null {
     tokens: { input: num(tokens.input), output: num(tokens.output), cacheRead: num(tokens.cacheRead), cacheWrite: num(tokens.cacheWrite) },
     checkpoints: Array.isArray(v.checkpoints) ? v.checkpoints.filter((n): n is number => typeof n === 'number') : [],
     baselineName: typeof v.baselineName === 'string' ? v.baselineName : undefined,
+    importedFrom: importedFromOf(v.importedFrom),
   };
+}
+
+/** A stored record's importedFrom when it is whole; anything else (older records, damage) reads as absent. */
+function importedFromOf(value: unknown): ImportedFrom | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Partial<ImportedFrom>;
+  const time = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+  if (typeof v.title !== 'string' || !time(v.createdAt) || !time(v.exportedAt)) return undefined;
+  return { title: v.title, createdAt: v.createdAt, exportedAt: v.exportedAt };
 }

@@ -82,14 +82,19 @@ export function buildSessionDownload(input: SessionExportInput): { fileName: str
   return { fileName: sessionFileName(input.session.title), data: exportSessionFile(input) };
 }
 
-/** Validates a session file and stores it as a NEW session; throws SessionFileError and stores nothing if invalid. */
+/**
+ * Validates a session file and stores it as a NEW session titled "<original> (imported)", remembering the original's
+ * title and dates; throws SessionFileError and stores nothing if invalid.
+ */
 export async function importSessionIntoStore(store: SessionStore, data: Uint8Array | Blob): Promise<SessionRecord> {
   const file = await readSessionFileForStorage(data);
+  const { title, createdAt, exportedAt } = file.header;
   return store.importSession({
-    title: file.header.title,
+    title: importedTitle(title),
+    importedFrom: { title, createdAt, exportedAt },
     model: file.header.model,
     provider: file.header.provider,
-    createdAt: file.header.createdAt,
+    createdAt,
     messages: file.messages,
     compactions: file.compactions,
     storedEntries: file.storedEntries,
@@ -97,6 +102,14 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     baseline: file.baseline ? zipFromFiles(file.baseline) : undefined,
     checkpoints: file.checkpoints,
   });
+}
+
+const IMPORTED = ' (imported)';
+
+/** The title of an imported session: the original's with " (imported)" (once, when a re-shared import comes back). */
+export function importedTitle(title: string): string {
+  const base = title.trim() || 'Untitled';
+  return base.endsWith(IMPORTED) ? base : `${base.slice(0, 200 - IMPORTED.length)}${IMPORTED}`;
 }
 
 /** Puts one changed file back as it was in the baseline (deleting it if it was added). */

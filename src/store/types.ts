@@ -26,7 +26,12 @@ export interface SessionRecord {
   checkpoints: number[];
   forkedFrom?: { sessionId: string; seq: number };
   importedAt?: number;
+  /** The session a shared file held (records imported before this field existed have importedAt only). */
+  importedFrom?: ImportedFrom;
 }
+
+/** Where an imported session came from, as its file's header said: the original title, when it was started and exported. */
+export type ImportedFrom = { title: string; createdAt: number; exportedAt: number };
 
 export type NewSession = { title?: string; model?: string; provider?: string };
 export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName'>>;
@@ -57,6 +62,8 @@ export type SessionSeed = {
   model: string;
   provider: string;
   createdAt?: number;
+  /** Set for a session imported from a shared file. */
+  importedFrom?: ImportedFrom;
   messages: Message[];
   /** Compactions of `messages` (atSeq at most messages.length), in the order made. */
   compactions?: CompactionEntry[];
