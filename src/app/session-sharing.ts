@@ -13,6 +13,7 @@ import {
   type SessionRecord,
   type SessionStore,
 } from '../store';
+import { exportedToolCall } from './tool-summary';
 
 export type ExportFormat = 'session' | 'html';
 
@@ -43,7 +44,7 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
     const { fileName, data } = buildSessionDownload(input);
     return { fileName, data, mimeType: 'application/zip' };
   }
-  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort() });
+  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort(), describeToolCall: exportedToolCall });
   return {
     fileName: downloadName(input.session.title, '.html', 'session'),
     data: new TextEncoder().encode(html),

@@ -45,7 +45,7 @@ export {
   type SessionExportInput,
 } from './session-file';
 export { downloadName, slugify, isoDay, MAX_SLUG_CHARS } from './download-name';
-export { exportSessionHtml, escapeHtml, type HtmlSessionInfo } from './session-html';
+export { exportSessionHtml, escapeHtml, type HtmlSessionInfo, type DiffLine, type ToolCallView, type DescribeToolCall } from './session-html';
 export { scanForSecrets, redactSecrets, isEnvFile, type ScanInput } from './secret-scan';
 export {
   loadSessionExport,
