@@ -17,6 +17,7 @@ import {
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { CheckpointRestore } from './checkpoint-restore.svelte';
+import { MessageReveal } from './message-reveal.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
@@ -69,6 +70,8 @@ export class SessionLibrary {
   readonly transfer: WorkspaceTransfer;
   /** Restoring the open session's workspace to a checkpoint, and undoing that. */
   readonly restore: CheckpointRestore;
+  /** A message the transcript is asked to bring into view (a search result, a secret found for an export). */
+  readonly reveal = new MessageReveal();
 
   private readonly options: SessionLibraryOptions;
   private work: Promise<unknown> = Promise.resolve();
@@ -199,6 +202,12 @@ export class SessionLibrary {
       await this.leaveCurrent();
       await this.enter(id);
     });
+  }
+
+  /** Opens stored session `id` (if it is not open) and brings its message `seq` into view, marked for a moment. */
+  async openAt(id: string, seq: number): Promise<void> {
+    await this.open(id);
+    if (this.current?.id === id) this.reveal.show(id, seq);
   }
 
   rename(id: string, title: string): Promise<void> {

@@ -108,6 +108,8 @@ export interface SecretFinding {
   line: number; // 1-based line within that text
   kind: SecretKind;
   preview: string; // masked, safe to show
+  /** The text around it on its line, with it and every other secret there masked: safe to show. */
+  context: string;
   /** The matched text itself, used by redactSecrets. Never render it. */
   value: string;
 }
