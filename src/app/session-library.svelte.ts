@@ -18,6 +18,7 @@ import {
 import type { SessionController } from './session-controller.svelte';
 import { CheckpointRestore } from './checkpoint-restore.svelte';
 import { MessageReveal } from './message-reveal.svelte';
+import { SessionSearch } from './session-search.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
@@ -54,7 +55,8 @@ export function createSessionLibrary(host: SessionHost, options: { prefix?: stri
 export class SessionLibrary {
   readonly store: SessionStore;
   records = $state.raw<SessionRecord[]>([]);
-  query = $state('');
+  /** The search box: titles at once, message text from an index built on the first search. */
+  readonly search: SessionSearch;
   /** The session on screen (controller, persistence, lock), or null before one is open. */
   session = $state.raw<OpenSession | null>(null);
   /** A storage problem the person must see (a full disk), until it is resolved or dismissed. */
@@ -83,6 +85,7 @@ export class SessionLibrary {
   constructor(options: SessionLibraryOptions) {
     this.options = options;
     this.store = options.store;
+    this.search = new SessionSearch(this.store, () => this.records);
     const session: OpenSessionAccess = {
       store: this.store,
       current: () => this.current,
@@ -114,11 +117,19 @@ export class SessionLibrary {
     return this.session?.saveState ?? 'saved';
   }
 
-  /** Sessions matching the search (title, model or provider), most recently used first. */
+  /** What is typed in the search box; setting it searches. */
+  get query(): string {
+    return this.search.query;
+  }
+
+  set query(query: string) {
+    this.search.query = query;
+    void this.search.run();
+  }
+
+  /** Sessions matching the search (title, model, provider or message text), most recently used first. */
   get visible(): SessionRecord[] {
-    const q = this.query.trim().toLowerCase();
-    if (!q) return this.records;
-    return this.records.filter((r) => `${r.title}\n${r.model}\n${r.provider}`.toLowerCase().includes(q));
+    return this.search.results.map((match) => match.record);
   }
 
   get currentRecord(): SessionRecord | undefined {
@@ -165,6 +176,7 @@ export class SessionLibrary {
   async refresh(): Promise<void> {
     try {
       this.records = await this.store.listSessions();
+      if (this.search.query.trim()) void this.search.run();
     } catch (error) {
       this.notice = `The session list could not be read: ${errorText(error)}`;
     }

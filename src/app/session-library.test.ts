@@ -182,6 +182,28 @@ describe('SessionLibrary', () => {
     expect(s.library.visible).toHaveLength(1);
   });
 
+  it('searches message text too, keeps up as messages are stored, and opens a result at its message', async () => {
+    const s = await setup();
+    await s.library.start();
+    await runPrompt(s, 'Why does the build fail?', [{ content: 'Because left-pad was unpublished.' }]);
+    const padding = s.library.current!.id;
+    await s.library.newSession();
+    await runPrompt(s, 'Something else', [{ content: 'Sure.' }]);
+    s.library.query = 'pad';
+    await s.library.search.run();
+    expect(s.library.search.results.map((m) => [m.record.id, m.hit?.seq])).toEqual([[padding, 1]]);
+    expect(s.library.visible.map((r) => r.id)).toEqual([padding]);
+
+    // A message stored while the search is on shows up in it.
+    await runPrompt(s, 'and right-pad?', [{ content: 'Also fine.' }]);
+    await s.library.search.run();
+    expect(s.library.search.results.map((m) => m.hit?.seq)).toEqual([2, 1]);
+
+    await s.library.openAt(padding, 1);
+    expect(s.library.current!.id).toBe(padding);
+    expect(s.library.reveal.request).toMatchObject({ sessionId: padding, seq: 1 });
+  });
+
   it('opens a session that another tab holds read-only, and refuses to change it', async () => {
     const locks = new Map<string, boolean>();
     const owner = await setup({ prefix: 'shared-', locks });

@@ -33,6 +33,7 @@ export { storageEstimate, requestPersistentStorage } from './storage-info';
 export { acquireSessionLock, type SessionLock } from './session-lock';
 export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';
 export { findMessageProblem, isMessage } from './message-schema';
+export { SessionSearchIndex, type MessageHit, type Snippet, type LoadSearchTexts } from './session-search';
 
 export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './zip-import';
 export { diffWorkspaces, formatPatch, decodeText } from './workspace-diff';

@@ -13,6 +13,7 @@ import { findCompactionProblem } from './compaction-schema';
 import { mapStorageError, openDatabase, requestResult } from './db';
 import { decodeEntry, encodeEntry } from './entry-codec';
 import { findMessageProblem } from './message-schema';
+import { searchTextOf } from './search-text';
 import { missingTrailingResults } from './repair-transcript';
 import type {
   ForkResult,
@@ -181,6 +182,19 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         }
         return value as Message;
       });
+    },
+
+    async loadSearchTexts(sessionId, fromSeq) {
+      const values = await db.transact(['sessions', 'entries'], 'readonly', 'the transcript', async (s) => {
+        const session = await readSession(s, sessionId);
+        if (fromSeq >= session.messageCount) return [];
+        const range = IDBKeyRange.bound(entryKey(sessionId, fromSeq), `${sessionId}/9\uffff`);
+        return requestResult(s.entries.getAll(range, session.messageCount - fromSeq));
+      });
+      // Blobs are read after the transaction, as loadEntries does.
+      const texts: string[] = [];
+      for (const value of values as unknown[]) texts.push(await searchTextOf(value));
+      return texts;
     },
 
     async recoverSession(sessionId) {

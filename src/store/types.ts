@@ -178,6 +178,11 @@ export interface SessionStore {
   /** The stored transcript; index === seq. Read-only viewers pass it through repairTranscript before use. */
   loadEntries(sessionId: string): Promise<Message[]>;
   /**
+   * What session search looks through in each message from `fromSeq` on (search-text.ts), one text per message in
+   * order; large texts are read from their Blobs only as far as search needs.
+   */
+  loadSearchTexts(sessionId: string, fromSeq: number): Promise<string[]>;
+  /**
    * For the tab that owns the session (holds its lock) on open: appends synthesized aborted results for tool
    * calls of the last assistant message that have none (reload mid-turn), then returns the transcript.
    */
