@@ -15,6 +15,7 @@ export class SessionSearch {
   private readonly index: SessionSearchIndex;
   private readonly records: () => readonly SessionRecord[];
   private indexed = false;
+  private preparing = false;
   private runs = 0;
 
   constructor(store: Pick<SessionStore, 'loadSearchTexts'>, records: () => readonly SessionRecord[]) {
@@ -34,6 +35,20 @@ export class SessionSearch {
       const named = `${record.title}\n${record.model}\n${record.provider}`.toLowerCase().includes(lower);
       return named || hit ? [{ record, hit }] : [];
     });
+  }
+
+  /** Reads the sessions' messages into the index ahead of the first search (the search box took the focus). */
+  async prepare(): Promise<void> {
+    if (this.indexed || this.preparing) return;
+    this.preparing = true;
+    try {
+      await this.index.update(this.records());
+      this.indexed = true;
+    } catch {
+      // The first search tries again.
+    } finally {
+      this.preparing = false;
+    }
   }
 
   /** Searches the messages for the current query (again after the list changed); resolves when its hits are in. */
