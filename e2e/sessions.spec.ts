@@ -94,7 +94,7 @@ test('import, edit, reload mid-turn, fork, export, import elsewhere and continue
 
   // Export the session: a .conch.zip with the transcript and workspace, and no API key anywhere.
   const [sessionDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-session').click()]);
-  expect(sessionDownload.suggestedFilename()).toMatch(/^Make the greeting friendlier.*\.conch\.zip$/);
+  expect(sessionDownload.suggestedFilename()).toMatch(/^make-the-greeting-friendlier[a-z-]*-\d{4}-\d{2}-\d{2}\.conch\.zip$/);
   const sessionPath = join(dir, sessionDownload.suggestedFilename());
   await sessionDownload.saveAs(sessionPath);
   const exported = unzipSync(new Uint8Array(readFileSync(sessionPath)));

@@ -136,6 +136,22 @@ export class OpenSession {
     void this.controller.measurePrompt();
   }
 
+  /**
+   * Whether nothing is in this session yet, so "New session" can reuse it rather than start another empty one: no
+   * message (sent or on its way), no name the person gave it, nothing imported, no file in its workspace, and it is
+   * this tab's to change.
+   */
+  async isBlank(): Promise<boolean> {
+    const controller = this.controller;
+    if (this.readOnly || controller.running || controller.transcript.length > 0) return false;
+    if (this.saved) {
+      const record = await this.store.getSession(this.id);
+      if (!record || record.title !== '' || record.messageCount > 0 || record.baselineId) return false;
+    }
+    const files = await this.workspace.readdir(this.workspace.workdir);
+    return files.length === 0;
+  }
+
   /** Waits until everything of this session is stored. */
   async flush(): Promise<void> {
     await this.persistence?.flush();

@@ -17,6 +17,8 @@ import {
 } from '../store';
 import type { SessionController } from './session-controller.svelte';
 import { CheckpointRestore } from './checkpoint-restore.svelte';
+import { MessageReveal } from './message-reveal.svelte';
+import { SessionSearch } from './session-search.svelte';
 import { OpenSession, type SessionHost } from './open-session.svelte';
 import type { OpenSessionAccess } from './open-session-access';
 import type { SaveState } from './session-persistence';
@@ -58,7 +60,8 @@ export function createSessionLibrary(host: SessionHost, options: { prefix?: stri
 export class SessionLibrary {
   readonly store: SessionStore;
   records = $state.raw<SessionRecord[]>([]);
-  query = $state('');
+  /** The search box: titles at once, message text from an index built on the first search. */
+  readonly search: SessionSearch;
   /** The session on screen (controller, persistence, lock), or null before one is open. */
   session = $state.raw<OpenSession | null>(null);
   /** A storage problem the person must see (a full disk), until it is resolved or dismissed. */
@@ -78,6 +81,8 @@ export class SessionLibrary {
   readonly snapshots: WorkspaceSnapshots;
   /** What each session holds in storage, and freeing space by dropping old checkpoints. */
   readonly storage: StorageView;
+  /** A message the transcript is asked to bring into view (a search result, a secret found for an export). */
+  readonly reveal = new MessageReveal();
 
   private readonly options: SessionLibraryOptions;
   private work: Promise<unknown> = Promise.resolve();
@@ -92,6 +97,7 @@ export class SessionLibrary {
     this.store = options.store;
     this.snapshots = new WorkspaceSnapshots(options.host.workspace, options.store.objects);
     this.storage = new StorageView(options.store);
+    this.search = new SessionSearch(this.store, () => this.records);
     const session: OpenSessionAccess = {
       store: this.store,
       snapshots: this.snapshots,
@@ -124,11 +130,19 @@ export class SessionLibrary {
     return this.session?.saveState ?? 'saved';
   }
 
-  /** Sessions matching the search (title, model or provider), most recently used first. */
+  /** What is typed in the search box; setting it searches. */
+  get query(): string {
+    return this.search.query;
+  }
+
+  set query(query: string) {
+    this.search.query = query;
+    void this.search.run();
+  }
+
+  /** Sessions matching the search (title, model, provider or message text), most recently used first. */
   get visible(): SessionRecord[] {
-    const q = this.query.trim().toLowerCase();
-    if (!q) return this.records;
-    return this.records.filter((r) => `${r.title}\n${r.model}\n${r.provider}`.toLowerCase().includes(q));
+    return this.search.results.map((match) => match.record);
   }
 
   get currentRecord(): SessionRecord | undefined {
@@ -178,6 +192,7 @@ export class SessionLibrary {
   async refresh(): Promise<void> {
     try {
       this.records = await this.store.listSessions();
+      if (this.search.query.trim()) void this.search.run();
     } catch (error) {
       this.notice = `The session list could not be read: ${errorText(error)}`;
     }
@@ -192,9 +207,10 @@ export class SessionLibrary {
     }, 100);
   }
 
-  /** Starts a new session with an empty workspace and opens it. */
+  /** Starts a new session with an empty workspace and opens it; an open session with nothing in it yet is reused. */
   newSession(): Promise<void> {
     return this.exclusive(async () => {
+      if (await this.session?.isBlank()) return;
       await this.leaveCurrent();
       let record: SessionRecord;
       try {
@@ -214,6 +230,12 @@ export class SessionLibrary {
       await this.leaveCurrent();
       await this.enter(id);
     });
+  }
+
+  /** Opens stored session `id` (if it is not open) and brings its message `seq` into view, marked for a moment. */
+  async openAt(id: string, seq: number): Promise<void> {
+    await this.open(id);
+    if (this.current?.id === id) this.reveal.show(id, seq);
   }
 
   rename(id: string, title: string): Promise<void> {

@@ -182,6 +182,28 @@ describe('SessionLibrary', () => {
     expect(s.library.visible).toHaveLength(1);
   });
 
+  it('searches message text too, keeps up as messages are stored, and opens a result at its message', async () => {
+    const s = await setup();
+    await s.library.start();
+    await runPrompt(s, 'Why does the build fail?', [{ content: 'Because left-pad was unpublished.' }]);
+    const padding = s.library.current!.id;
+    await s.library.newSession();
+    await runPrompt(s, 'Something else', [{ content: 'Sure.' }]);
+    s.library.query = 'pad';
+    await s.library.search.run();
+    expect(s.library.search.results.map((m) => [m.record.id, m.hit?.seq])).toEqual([[padding, 1]]);
+    expect(s.library.visible.map((r) => r.id)).toEqual([padding]);
+
+    // A message stored while the search is on shows up in it.
+    await runPrompt(s, 'and right-pad?', [{ content: 'Also fine.' }]);
+    await s.library.search.run();
+    expect(s.library.search.results.map((m) => m.hit?.seq)).toEqual([2, 1]);
+
+    await s.library.openAt(padding, 1);
+    expect(s.library.current!.id).toBe(padding);
+    expect(s.library.reveal.request).toMatchObject({ sessionId: padding, seq: 1 });
+  });
+
   it('opens a session that another tab holds read-only, and refuses to change it', async () => {
     const locks = new Map<string, boolean>();
     const owner = await setup({ prefix: 'shared-', locks });
@@ -196,12 +218,44 @@ describe('SessionLibrary', () => {
     await expect(other.library.transfer.importRepo({ kind: 'folder', name: 'x', entries: [] })).rejects.toThrow(/read-only/);
   });
 
+  it('"New session" reuses the open session while nothing is in it, and starts another once something is', async () => {
+    const s = await setup();
+    await s.library.start();
+    const blank = s.library.current!.id;
+    await s.library.newSession();
+    await s.library.newSession();
+    expect(s.library.current!.id).toBe(blank);
+    expect(await s.library.store.listSessions()).toHaveLength(1);
+
+    // A file the person made, a name they gave, an imported repo, a message: each makes the session worth keeping.
+    await s.runtime.writeFile(`${s.runtime.workdir}/sketch.txt`, 'x');
+    await s.library.newSession();
+    expect(s.library.current!.id).not.toBe(blank);
+    const named = s.library.current!.id;
+    await s.library.rename(named, 'Plans');
+    await s.library.newSession();
+    expect(s.library.current!.id).not.toBe(named);
+    const imported = s.library.current!.id;
+    await s.library.transfer.importRepo({ kind: 'folder', name: 'repo', entries: [{ path: 'a.txt', data: enc.encode('a') }] });
+    await s.library.newSession();
+    expect(s.library.current!.id).not.toBe(imported);
+    await runPrompt(s, 'hello', [{ content: 'hi' }]);
+    const talked = s.library.current!.id;
+    await s.library.newSession();
+    expect(s.library.current!.id).not.toBe(talked);
+    const last = s.library.current!.id;
+    await s.library.newSession();
+    expect(s.library.current!.id).toBe(last);
+    expect(await s.library.store.listSessions()).toHaveLength(5);
+  });
+
   it('shows sessions created in another tab', async () => {
     const a = await setup({ prefix: 'tabs-', channel: 'tabs-channel' });
     const b = await setup({ prefix: 'tabs-', channel: 'tabs-channel' });
     await a.library.start();
     await b.library.start();
     const before = b.library.records.length;
+    await a.library.rename(a.library.current!.id, 'Tab A work'); // a named session is not reused by "New session"
     await a.library.newSession();
     for (let i = 0; i < 100 && b.library.records.length === before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(b.library.records.length).toBe(before + 1);

@@ -7,12 +7,13 @@ import {
   loadSessionExport,
   redactSessionExport,
   scanSessionExport,
-  sessionFileName,
+  downloadName,
   type SecretFinding,
   type SessionExportInput,
   type SessionRecord,
   type SessionStore,
 } from '../store';
+import { exportedToolCall } from './tool-summary';
 
 export type ExportFormat = 'session' | 'html';
 
@@ -43,9 +44,9 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
     const { fileName, data } = buildSessionDownload(input);
     return { fileName, data, mimeType: 'application/zip' };
   }
-  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort(), compactions: input.compactions });
+  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort(), compactions: input.compactions, describeToolCall: exportedToolCall });
   return {
-    fileName: sessionFileName(input.session.title).replace(/\.conch\.zip$/, '.html'),
+    fileName: downloadName(input.session.title, '.html', 'session'),
     data: new TextEncoder().encode(html),
     mimeType: 'text/html',
   };

@@ -1,5 +1,6 @@
 // The state of each tool call as the transcript shows it: from the moment its arguments stream in until its result.
 import type { ToolResultMessage } from '../ai/types';
+import { resultText } from './tool-summary';
 
 /** The one line-count rule of the tools (a final newline ends the last line), for cards that count lines. */
 export { countLines } from '../tools/truncate';
@@ -25,6 +26,6 @@ export class ToolCardState {
 
   /** The result text, for display and copying. */
   get resultText(): string {
-    return this.result?.content.map((c) => (c.type === 'text' ? c.text : `[${c.mimeType} image]`)).join('\n') ?? '';
+    return resultText(this.result);
   }
 }

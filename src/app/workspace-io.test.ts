@@ -10,6 +10,7 @@ import {
   importRepo,
   revertFile,
   workspaceChanges,
+  patchName,
   workspaceZipName,
 } from './workspace-io';
 
@@ -176,7 +177,9 @@ describe('changes since the baseline', () => {
     const zip = await unzipToMap(await exportWorkspaceZip(runtime));
     expect([...zip.keys()]).toEqual(['img.bin']);
     expect([...zip.get('img.bin')!]).toEqual([0, 255, 1]);
-    expect(workspaceZipName('fix: a/b "c"')).toBe('fix a b c.zip');
-    expect(workspaceZipName('')).toBe('workspace.zip');
+    const day = new Date(2026, 10, 30);
+    expect(workspaceZipName('fix: a/b "c"', day)).toBe('fix-a-b-c-2026-11-30.zip');
+    expect(workspaceZipName('', day)).toBe('workspace-2026-11-30.zip');
+    expect(patchName('fix: a/b "c"', day)).toBe('fix-a-b-c-2026-11-30.patch');
   });
 });

@@ -5,6 +5,7 @@ import type { Runtime, StagedImport } from '../runtime/types';
 import {
   diffTrees,
   diffWorkspaces,
+  downloadName,
   formatPatch,
   readFolderFiles,
   readRepoZip,
@@ -113,10 +114,14 @@ export function exportWorkspaceZip(runtime: Pick<Runtime, 'exportZip'>, options:
   return runtime.exportZip({ exclude: options.includeGit ? snapshotExclude : projectExclude });
 }
 
-/** A download name for the workspace zip of a session titled `title`. */
-export function workspaceZipName(title: string): string {
-  const safe = title.replace(/[\\/:*?"<>|\x00-\x1f\x7f]/g, ' ').replace(/\.{2,}/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
-  return `${safe.replace(/^\.+/, '') || 'workspace'}.zip`;
+/** The download name of the workspace zip of a session titled `title`: `<slug>-<YYYY-MM-DD>.zip`. */
+export function workspaceZipName(title: string, date: Date = new Date()): string {
+  return downloadName(title, '.zip', 'workspace', date);
+}
+
+/** The download name of the Changes tab's patch: `<slug>-<YYYY-MM-DD>.patch`. */
+export function patchName(title: string, date: Date = new Date()): string {
+  return downloadName(title, '.patch', 'workspace', date);
 }
 
 /** Everything that differs between the baseline and the workspace now, sorted by path (.git only if `includeGit`). */

@@ -12,6 +12,7 @@ import {
   importRepo,
   revertFile,
   treeChanges,
+  patchName,
   workspaceZipName,
   type HistoryOption,
   type RepoImport,
@@ -108,8 +109,7 @@ export class WorkspaceTransfer {
   /** The changes as a .patch download `git apply` accepts on the original repo; with includeGit, .git's changes too. */
   async patch(changes: FileChange[], options: HistoryOption = {}): Promise<ExportDownload> {
     const included = options.includeGit ? (await this.changes(options)).changes : changes;
-    const name = workspaceZipName(this.session.current()?.title ?? '').replace(/\.zip$/, '.patch');
-    return { fileName: name, data: new TextEncoder().encode(changesPatch(included)), mimeType: 'text/x-diff' };
+    return { fileName: patchName(this.session.current()?.title ?? ''), data: new TextEncoder().encode(changesPatch(included)), mimeType: 'text/x-diff' };
   }
 
   /** Puts one changed file back as the baseline has it. */

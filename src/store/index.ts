@@ -3,6 +3,7 @@ export type {
   FileMap,
   TokenTotals,
   SessionRecord,
+  ImportedFrom,
   NewSession,
   SessionPatch,
   SnapshotRef,
@@ -38,6 +39,7 @@ export { acquireSessionLock, type SessionLock } from './session-lock';
 export { createPackageCache } from './package-cache';
 export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';
 export { findMessageProblem, isMessage } from './message-schema';
+export { SessionSearchIndex, type MessageHit, type Snippet, type LoadSearchTexts } from './session-search';
 
 export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './zip-import';
 export { diffWorkspaces, formatPatch, decodeText } from './workspace-diff';
@@ -49,7 +51,8 @@ export {
   SESSION_VERSION,
   type SessionExportInput,
 } from './session-file';
-export { exportSessionHtml, escapeHtml, type HtmlSessionInfo } from './session-html';
+export { downloadName, slugify, isoDay, MAX_SLUG_CHARS } from './download-name';
+export { exportSessionHtml, escapeHtml, type HtmlSessionInfo, type DiffLine, type ToolCallView, type DescribeToolCall } from './session-html';
 export { scanForSecrets, redactSecrets, isEnvFile, type ScanInput } from './secret-scan';
 export {
   loadSessionExport,
@@ -57,6 +60,7 @@ export {
   redactSessionExport,
   buildSessionDownload,
   importSessionIntoStore,
+  importedTitle,
   revertChange,
   SNAPSHOT_EXCLUDE,
   HISTORY_FOLDERS,

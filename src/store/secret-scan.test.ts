@@ -76,6 +76,35 @@ describe('scanForSecrets', () => {
   });
 });
 
+describe('the context shown with a finding', () => {
+  it('is the text around it on its line, with it masked', () => {
+    const [finding] = scanForSecrets({ messages: [user(`first line\nplease use my key ${KEYS.anthropic} for the tests\nlast line`)] });
+    expect(finding.context).toBe('please use my key sk-ant-••••••45 for the tests');
+  });
+
+  it('masks every other secret on the line and never shows a part of one', () => {
+    const line = `${'a'.repeat(50)} ${KEYS.github} then ${KEYS.anthropic} and ${KEYS.aws} ${'z'.repeat(50)}`;
+    const findings = scanForSecrets({ messages: [user(line)] });
+    expect(findings).toHaveLength(3);
+    for (const finding of findings) {
+      for (const key of [KEYS.github, KEYS.anthropic, KEYS.aws]) {
+        // No run of 6 characters of any secret's middle (prefix and last two excepted) appears in any context.
+        const middle = key.slice(key.length > 12 ? 7 : 2, -2);
+        for (let i = 0; i + 6 <= middle.length; i++) expect(finding.context).not.toContain(middle.slice(i, i + 6));
+      }
+    }
+    const anthropic = findings.find((f) => f.kind === 'anthropic-key')!;
+    // 40 characters each side: the masked neighbours count as they show.
+    expect(anthropic.context).toBe(`…${'a'.repeat(21)} ghp_••••••89 then sk-ant-••••••45 and AKIA••••••LE ${'z'.repeat(22)}…`);
+    expect(findings.find((f) => f.kind === 'github-token')!.context.startsWith(`…${'a'.repeat(39)} ghp_••••••89 then`)).toBe(true);
+  });
+
+  it('shows a .env value by its name and a private key by its first line', () => {
+    const findings = scanForSecrets({ files: new Map([['.env', enc('TOKEN=abc123xyz789\n')], ['id_rsa', enc(PEM)]]) });
+    expect(findings.map((f) => f.context)).toEqual(['TOKEN=ab••••••89', '-----BEGIN RSA PRIVATE KEY-----••••']);
+  });
+});
+
 describe('redactSecrets', () => {
   it('replaces the selected findings only, in copies', () => {
     const messages: Message[] = [user(`a ${KEYS.anthropic} b ${KEYS.github}`), assistant([call('c', 'bash', { command: `echo ${KEYS.anthropic}` })])];

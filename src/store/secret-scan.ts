@@ -25,7 +25,7 @@ export type ScanInput = { messages?: Message[]; files?: FileMap; baseline?: File
 export function scanForSecrets(input: ScanInput): SecretFinding[] {
   const findings: SecretFinding[] = [];
   const known = (input.knownSecrets ?? []).filter((s) => s.length >= 8);
-  const add = (base: Omit<SecretFinding, 'id' | 'line' | 'kind' | 'preview' | 'value'>, text: string) => {
+  const add = (base: Omit<SecretFinding, 'id' | 'line' | 'kind' | 'preview' | 'value' | 'context'>, text: string) => {
     for (const match of findInText(text, known)) findings.push({ ...base, ...match, id: `s${findings.length}` });
   };
   for (const [seq, message] of (input.messages ?? []).entries()) {
@@ -77,11 +77,11 @@ export function redactSecrets<T extends ScanInput>(input: T, findings: SecretFin
 }
 
 function findInText(text: string, known: string[]) {
-  const found: { line: number; kind: SecretKind; preview: string; value: string; start: number; end: number }[] = [];
+  const found: Span[] = [];
   const record = (kind: SecretKind, value: string, start: number) => {
     const end = start + value.length;
     if (found.some((f) => start < f.end && end > f.start)) return;
-    found.push({ kind, value, start, end, line: lineAt(text, start), preview: mask(value) });
+    found.push({ kind, value, start, end });
   };
   for (const secret of known) {
     for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + secret.length)) record('known-secret', secret, at);
@@ -89,7 +89,62 @@ function findInText(text: string, known: string[]) {
   for (const { kind, pattern } of PATTERNS) {
     for (const match of text.matchAll(pattern)) record(kind, match[0], match.index ?? 0);
   }
-  return found.map(({ line, kind, preview, value }) => ({ line, kind, preview, value }));
+  return found.map((f) => ({ line: lineAt(text, f.start), kind: f.kind, preview: mask(f.value), value: f.value, context: contextOf(text, f, found) }));
+}
+
+type Span = { kind: SecretKind; value: string; start: number; end: number };
+
+/** Characters of context shown on each side of a secret. */
+const CONTEXT_CHARS = 40;
+
+/**
+ * The line around `span` with it and every other secret of `spans` on that line masked, cut to CONTEXT_CHARS on
+ * each side; a cut never falls inside a masked secret (it drops that one whole), so no part of one shows.
+ */
+function contextOf(text: string, span: Span, spans: Span[]): string {
+  const lineStart = text.lastIndexOf('\n', span.start - 1) + 1;
+  const newline = text.indexOf('\n', span.start);
+  const lineEnd = newline < 0 ? text.length : newline;
+  const onLine = spans.filter((s) => s.start < lineEnd && s.end > lineStart).sort((a, b) => a.start - b.start);
+  const before: { text: string; secret: boolean }[] = [];
+  const after: { text: string; secret: boolean }[] = [];
+  let at = lineStart;
+  for (const s of onLine) {
+    if (s.start > at) (s.start <= span.start ? before : after).push({ text: text.slice(at, s.start), secret: false });
+    if (s !== span) (s.start < span.start ? before : after).push({ text: inlineMask(s.value), secret: true });
+    at = Math.max(at, s.end);
+  }
+  if (lineEnd > at) after.push({ text: text.slice(at, lineEnd), secret: false });
+  const left = keep(before.reverse(), (t, n) => t.slice(-n)).reverse();
+  const right = keep(after, (t, n) => t.slice(0, n));
+  const joined = (parts: { text: string }[]) => parts.map((p) => p.text).join('');
+  const head = joined(left).length < joined(before).length ? '…' : '';
+  const tail = joined(right).length < joined(after).length ? '…' : '';
+  return `${head}${joined(left)}${inlineMask(span.value)}${joined(right)}${tail}`.replace(/\s+/g, ' ').trim();
+}
+
+/** Parts (nearest first) up to CONTEXT_CHARS: plain text is cut, a masked secret that does not fit is left out. */
+function keep(parts: { text: string; secret: boolean }[], cut: (text: string, n: number) => string) {
+  const kept: { text: string; secret: boolean }[] = [];
+  let room = CONTEXT_CHARS;
+  for (const part of parts) {
+    if (room <= 0) break;
+    if (part.text.length <= room) {
+      kept.push(part);
+      room -= part.text.length;
+    } else {
+      if (!part.secret) kept.push({ text: cut(part.text, room), secret: false });
+      break;
+    }
+  }
+  return kept;
+}
+
+/** A secret as it shows inside its context: what mask() shows, the rest as dots. */
+function inlineMask(value: string): string {
+  if (value.startsWith('-----BEGIN')) return `${value.split('\n')[0]}••••`;
+  if (value.length <= 8) return '•'.repeat(value.length);
+  return `${knownPrefix(value)}••••••${value.slice(-2)}`;
 }
 
 /** `.env`, `.env.local`, `config/.env.production`... */
@@ -99,13 +154,13 @@ export function isEnvFile(path: string): boolean {
 }
 
 function envValues(text: string) {
-  const values: { line: number; kind: SecretKind; preview: string; value: string }[] = [];
+  const values: { line: number; kind: SecretKind; preview: string; value: string; context: string }[] = [];
   for (const [index, raw] of text.split('\n').entries()) {
     const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$/.exec(raw);
     if (!match) continue;
     const value = match[2].replace(/^(['"])(.*)\1$/, '$2');
     if (!value || value === '[REDACTED]') continue;
-    values.push({ line: index + 1, kind: 'env-value', preview: `${match[1]}=${mask(value)}`, value });
+    values.push({ line: index + 1, kind: 'env-value', preview: `${match[1]}=${mask(value)}`, value, context: `${match[1]}=${inlineMask(value)}` });
   }
   return values;
 }
@@ -114,8 +169,12 @@ function envValues(text: string) {
 function mask(value: string): string {
   if (value.startsWith('-----BEGIN')) return value.split('\n')[0];
   if (value.length <= 8) return '•'.repeat(value.length);
-  const head = /^(sk-ant-|sk-proj-|sk-|github_pat_|gh[pousr]_|xox[abposr]-|AIza|AKIA|ASIA)/.exec(value)?.[0] ?? value.slice(0, 2);
-  return `${head}…${value.slice(-2)} (${value.length} characters)`;
+  return `${knownPrefix(value)}…${value.slice(-2)} (${value.length} characters)`;
+}
+
+/** The part of a key that names its kind (sk-ant-, ghp_...), else its first two characters. */
+function knownPrefix(value: string): string {
+  return /^(sk-ant-|sk-proj-|sk-|github_pat_|gh[pousr]_|xox[abposr]-|AIza|AKIA|ASIA)/.exec(value)?.[0] ?? value.slice(0, 2);
 }
 
 function lineAt(text: string, index: number): number {

@@ -61,10 +61,11 @@ describe('session file', () => {
     expect(new TextDecoder('latin1').decode(data)).not.toContain(apiKey);
   });
 
-  it('makes safe file names', () => {
-    expect(sessionFileName('Fix: the "parser" / lexer?')).toBe('Fix the parser lexer.conch.zip');
-    expect(sessionFileName('')).toBe('session.conch.zip');
-    expect(sessionFileName('../../etc')).toBe('etc.conch.zip');
+  it('makes safe file names: a slug of the title and the day', () => {
+    const day = new Date(2026, 10, 30);
+    expect(sessionFileName('Fix: the "parser" / lexer?', day)).toBe('fix-the-parser-lexer-2026-11-30.conch.zip');
+    expect(sessionFileName('', day)).toBe('session-2026-11-30.conch.zip');
+    expect(sessionFileName('../../etc', day)).toBe('etc-2026-11-30.conch.zip');
   });
 
   it.each([

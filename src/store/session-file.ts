@@ -1,4 +1,4 @@
-// The shareable session file (DESIGN.md "Session file"): <title>.conch.zip holding
+// The shareable session file (DESIGN.md "Session file"): <slug>-<date>.conch.zip holding
 //   session.jsonl            line 1 a header, then one {"type":"entry","seq":n,"message":{...}} line per message, and
 //                            a {"type":"compaction",...} line where each compaction was made (after entry atSeq - 1)
 //   workspace/<path>         the files at the end
@@ -11,6 +11,7 @@ import { Type } from '@sinclair/typebox';
 import { zipSync, type Zippable } from 'fflate';
 import type { CompactionEntry, Message } from '../ai/types';
 import { findCompactionProblem } from './compaction-schema';
+import { downloadName } from './download-name';
 import { SessionFileError, ZipImportError } from './errors';
 import { describe, findMessageProblem, firstProblem } from './message-schema';
 import { addSnapshotEntries, readSnapshotEntries, type SessionSnapshots } from './session-file-snapshots';
@@ -49,16 +50,9 @@ const HeaderSchema = Type.Object({
   exportedAt: Type.Number(),
 });
 
-/** A file name for the export: the title with characters file systems reject removed. */
-export function sessionFileName(title: string): string {
-  const safe = title
-    .replace(/[\\/:*?"<>|\x00-\x1f\x7f]/g, ' ')
-    .replace(/\.{2,}/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 80)
-    .replace(/^\.+/, '');
-  return `${safe || 'session'}.conch.zip`;
+/** The export's download name: `<slug>-<YYYY-MM-DD>.conch.zip` (download-name.ts), `date` the day of the download. */
+export function sessionFileName(title: string, date: Date = new Date()): string {
+  return downloadName(title, '.conch.zip', 'session', date);
 }
 
 /** The session file's bytes. Holds exactly what it is given: scan and redact secrets before calling. */

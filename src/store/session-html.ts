@@ -1,22 +1,54 @@
 // A read-only, self-contained HTML rendering of a session: no script, no network (a CSP forbids both), and every
 // piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
-import type { CompactionEntry, ImageContent, Message, TextContent } from '../ai/types';
+// Tool calls show as the app's cards do, each with its result: the app describes them (it knows the tools), this
+// module only renders what it is given.
+import type { CompactionEntry, ImageContent, Message, TextContent, ToolCall, ToolResultMessage } from '../ai/types';
 
 export type HtmlSessionInfo = { title: string; createdAt: number; model: string; provider: string };
+
+/** One line of a diff as a person reads it. */
+export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk'; text: string };
+
+/** A tool call as a reader sees it: what it did, in words, and what came back. */
+export type ToolCallView = {
+  tool: string;
+  /** One line: "Run command", "Read src/a.ts". */
+  title: string;
+  detail?: string;
+  /** A command, shown after "$ ". */
+  code?: string;
+  /** A file's whole content (a write). */
+  content?: string;
+  diff?: DiffLine[];
+  /** The result: in full, behind an "Output (n lines)" line, or only its first line. */
+  result?: { text: string; lines: number; isError: boolean; show: 'full' | 'collapsed' | 'first-line'; images: ImageContent[] };
+};
+
+/** Describes a tool call with its result (undefined when none came); without one, calls show their raw arguments. */
+export type DescribeToolCall = (call: ToolCall, result: ToolResultMessage | undefined) => ToolCallView;
 
 const SAFE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
  * The whole HTML document. `files` (optional) lists the workspace's paths at the end; each of `compactions` shows as
- * a divider where it was made, its summary expandable.
+ * a divider where it was made, its summary expandable; `describeToolCall` says how each tool call reads, and its
+ * result shows inside it (a result whose call is missing shows on its own).
  */
 export function exportSessionHtml(
   session: HtmlSessionInfo,
   messages: Message[],
-  options: { files?: string[]; compactions?: CompactionEntry[] } = {},
+  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall } = {},
 ): string {
   const title = session.title || 'Conch session';
-  const parts = messages.map(renderMessage);
+  const results = new Map<string, ToolResultMessage>();
+  const calls = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'toolResult') results.set(message.toolCallId, message);
+    else if (message.role === 'assistant') for (const block of message.content) if (block.type === 'toolCall') calls.add(block.id);
+  }
+  const describe = options.describeToolCall ?? rawToolCall;
+  const context: RenderContext = { toolCall: (call) => renderToolCall(describe(call, results.get(call.id))), shownWithCall: (id) => calls.has(id) };
+  const parts = messages.map((message) => renderMessage(message, context));
   for (const compaction of [...(options.compactions ?? [])].reverse()) {
     parts.splice(Math.min(compaction.atSeq, parts.length), 0, renderCompaction(compaction));
   }
@@ -45,7 +77,9 @@ ${files}
 `;
 }
 
-function renderMessage(message: Message): string {
+type RenderContext = { toolCall: (call: ToolCall) => string; shownWithCall: (toolCallId: string) => boolean };
+
+function renderMessage(message: Message, context: RenderContext): string {
   switch (message.role) {
     case 'user': {
       const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
@@ -59,7 +93,7 @@ function renderMessage(message: Message): string {
           case 'thinking':
             return `<details class="thinking"><summary>Thinking</summary><pre>${escapeHtml(block.thinking)}</pre></details>`;
           case 'toolCall':
-            return `<div class="tool-call"><div class="tool-name">${escapeHtml(block.name)}</div><pre>${escapeHtml(JSON.stringify(block.arguments, null, 2) ?? '')}</pre></div>`;
+            return context.toolCall(block);
           default:
             return assertNever(block);
         }
@@ -68,10 +102,65 @@ function renderMessage(message: Message): string {
       return `<section class="msg assistant" data-role="assistant"><h2>Assistant <span class="meta">${escapeHtml(message.model)}</span></h2>${blocks.join('')}${error}</section>`;
     }
     case 'toolResult':
+      if (context.shownWithCall(message.toolCallId)) return '';
       return `<section class="msg tool-result${message.isError ? ' error' : ''}" data-role="toolResult"><details><summary>${escapeHtml(message.toolName)} result${message.isError ? ' (error)' : ''}</summary>${message.content.map(renderBlock).join('')}</details></section>`;
     default:
       return assertNever(message);
   }
+}
+
+/** A call shown by its name and raw arguments, its result in full. */
+function rawToolCall(call: ToolCall, result: ToolResultMessage | undefined): ToolCallView {
+  const text = result?.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') ?? '';
+  const images = result?.content.filter((c) => c.type === 'image') ?? [];
+  return {
+    tool: call.name,
+    title: call.name,
+    code: JSON.stringify(call.arguments, null, 2) ?? '',
+    result: result && { text, lines: text.split('\n').length, isError: result.isError, show: 'full', images },
+  };
+}
+
+function renderToolCall(view: ToolCallView): string {
+  const status = !view.result ? 'no-result' : view.result.isError ? 'error' : 'done';
+  const parts = [
+    `<div class="tool-head"><span class="tool-name">${escapeHtml(view.tool)}</span> <span class="tool-title">${escapeHtml(view.title)}</span>` +
+      (view.detail ? ` <span class="tool-detail">${escapeHtml(view.detail)}</span>` : '') +
+      '</div>',
+  ];
+  if (view.code !== undefined) parts.push(`<pre class="command">${escapeHtml(view.code)}</pre>`);
+  if (view.content !== undefined) parts.push(collapsible(`Content (${lineCount(view.content)})`, `<pre class="content">${escapeHtml(view.content)}</pre>`, view.content.length > 600));
+  if (view.diff?.length) parts.push(renderDiff(view.diff));
+  parts.push(renderResult(view.result));
+  // Only a plain name goes into an attribute; any other is text only (escaped, but no reader should have to trust that).
+  const tool = /^[\w-]{1,64}$/.test(view.tool) ? ` data-tool="${view.tool}"` : '';
+  return `<div class="tool-call"${tool} data-status="${status}">${parts.join('')}</div>`;
+}
+
+function renderResult(result: ToolCallView['result']): string {
+  if (!result) return '<p class="note">No result was recorded.</p>';
+  const images = result.images.map(renderBlock).join('');
+  if (result.isError) return `<pre class="output error">${escapeHtml(result.text || 'The tool failed without a message.')}</pre>${images}`;
+  if (!result.text && !images) return '';
+  if (result.show === 'first-line') return `<p class="note">${escapeHtml(result.text.split('\n')[0])}</p>`;
+  const output = `${result.text ? `<pre class="output">${escapeHtml(result.text)}</pre>` : ''}${images}`;
+  return collapsible(`Output (${result.lines} ${result.lines === 1 ? 'line' : 'lines'})`, output, result.show === 'collapsed');
+}
+
+function collapsible(label: string, body: string, collapsed: boolean): string {
+  return collapsed ? `<details class="result"><summary>${escapeHtml(label)}</summary>${body}</details>` : body;
+}
+
+/** Removed lines red, added green, each with a sign so colour is not the only cue. */
+function renderDiff(lines: DiffLine[]): string {
+  const sign = { add: '+', del: '−', ctx: ' ', hunk: '' };
+  const rows = lines.map((line) => `<div class="${line.kind}"><span class="sign">${sign[line.kind]}</span>${escapeHtml(line.text)}</div>`);
+  return `<div class="diff">${rows.join('')}</div>`;
+}
+
+function lineCount(text: string): string {
+  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return `${lines} ${lines === 1 ? 'line' : 'lines'}`;
 }
 
 function renderCompaction(compaction: CompactionEntry): string {
@@ -111,7 +200,21 @@ h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:.85rem;margin:0 0 .3rem;text-tra
 pre{white-space:pre-wrap;word-break:break-word;margin:.3rem 0;font:13px/1.45 ui-monospace,monospace}
 pre.text{font:inherit}
 .compaction{border-top:1px dashed #a3a3a3;border-bottom:1px dashed #a3a3a3;margin:1rem 0;padding:.3rem 0;text-align:center}
-.tool-call{background:#f4f4f5;border-radius:6px;padding:.3rem .6rem;margin:.3rem 0}.tool-name{font-weight:600;font-family:ui-monospace,monospace}
+.tool-call{background:#f4f4f5;border:1px solid #e3e3e3;border-radius:6px;margin:.4rem 0;overflow:hidden;font-size:13px}
+.tool-head{display:flex;gap:.5rem;align-items:baseline;padding:.35rem .6rem;flex-wrap:wrap}
+.tool-name{font-family:ui-monospace,monospace;font-size:12px;background:#e4e4e7;border-radius:4px;padding:0 .35rem;color:#3f3f46}
+.tool-title{font-weight:600;overflow-wrap:anywhere}.tool-detail{color:#666}
+.tool-call pre,.tool-call .diff,.tool-call .note,.tool-call details{border-top:1px solid #e3e3e3;margin:0;padding:.35rem .6rem}
+.tool-call details pre{border-top:none;padding:.35rem 0 0}
+pre.command{background:#fff}pre.command::before{content:"$ ";color:#888}
+pre.output{color:#3f3f46;max-height:none}pre.output.error{color:#b91c1c;background:#fef2f2}
+.note{color:#555;font-size:12.5px}
+.diff{font:12.5px/1.45 ui-monospace,monospace;overflow-x:auto}.diff div{white-space:pre;min-width:max-content}
+.diff .sign{display:inline-block;width:1.4em;color:#888;user-select:none}
+.diff .add{background:#dcfce7;color:#14532d}.diff .del{background:#fee2e2;color:#7f1d1d}.diff .hunk{color:#666}
 img{max-width:100%}summary{cursor:pointer;color:#555}
-@media (prefers-color-scheme:dark){body{background:#111;color:#e5e5e5}.msg{background:#1a1a1a;border-color:#333}.tool-call{background:#222}}
+@media (prefers-color-scheme:dark){body{background:#111;color:#e5e5e5}.msg{background:#1a1a1a;border-color:#333}
+.tool-call{background:#222;border-color:#333}.tool-call pre,.tool-call .diff,.tool-call .note,.tool-call details{border-color:#333}
+.tool-name{background:#333;color:#d4d4d8}.tool-detail,.note,h2{color:#a1a1aa}pre.command{background:#161616}pre.output{color:#d4d4d8}
+pre.output.error{background:#2a1414;color:#fca5a5}.diff .add{background:#14301d;color:#bbf7d0}.diff .del{background:#3a1616;color:#fecaca}}
 `;

@@ -1,7 +1,7 @@
 // The per-session record's rules: reading a stored one defensively, and what appending a message does to it.
 import { messageText, titleFromPrompt } from '../ai/messages';
 import type { Message, Usage, UserMessage } from '../ai/types';
-import type { SessionRecord, TokenTotals } from './types';
+import type { ImportedFrom, SessionRecord, TokenTotals } from './types';
 
 /** The session record after `message` (at `seq`) was appended: counts, cost, tokens, model, title. */
 export function accountFor(session: SessionRecord, message: Message, seq: number): SessionRecord {
@@ -60,5 +60,16 @@ export function normalizeSession(value: unknown): SessionRecord | null {
     tokens: { input: num(tokens.input), output: num(tokens.output), cacheRead: num(tokens.cacheRead), cacheWrite: num(tokens.cacheWrite) },
     checkpoints: Array.isArray(v.checkpoints) ? v.checkpoints.filter((n): n is number => typeof n === 'number') : [],
     baselineName: typeof v.baselineName === 'string' ? v.baselineName : undefined,
+    importedFrom: importedFromOf(v.importedFrom),
   };
 }
+
+/** A stored record's importedFrom when it is whole; anything else (older records, damage) reads as absent. */
+function importedFromOf(value: unknown): ImportedFrom | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Partial<ImportedFrom>;
+  const time = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+  if (typeof v.title !== 'string' || !time(v.createdAt) || !time(v.exportedAt)) return undefined;
+  return { title: v.title, createdAt: v.createdAt, exportedAt: v.exportedAt };
+}
+

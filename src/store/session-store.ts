@@ -17,6 +17,7 @@ import { decodeEntry, encodeEntry } from './entry-codec';
 import { collectGarbage } from './garbage-collection';
 import { findMessageProblem } from './message-schema';
 import { ObjectStore, putObjects } from './object-store';
+import { searchTextOf } from './search-text';
 import { missingTrailingResults } from './repair-transcript';
 import { accountFor, accountUsage, normalizeSession, zeroTokens } from './session-record';
 import { compactionKey, draftKey, entryKey, messageRange, prefixRange } from './session-keys';
@@ -26,6 +27,7 @@ import { storageUsage } from './storage-usage';
 import { zipOfTree } from './tree-files';
 import type {
   ForkResult,
+  ImportedFrom,
   NewSession,
   SessionChange,
   SessionPatch,
@@ -205,6 +207,19 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       });
     },
 
+    async loadSearchTexts(sessionId, fromSeq) {
+      const values = await db.transact(['sessions', 'entries'], 'readonly', 'the transcript', async (s) => {
+        const session = await readSession(s, sessionId);
+        if (fromSeq >= session.messageCount) return [];
+        const range = IDBKeyRange.bound(entryKey(sessionId, fromSeq), `${sessionId}/9\uffff`);
+        return requestResult(s.entries.getAll(range, session.messageCount - fromSeq));
+      });
+      // Blobs are read after the transaction, as loadEntries does.
+      const texts: string[] = [];
+      for (const value of values as unknown[]) texts.push(await searchTextOf(value));
+      return texts;
+    },
+
     async recoverSession(sessionId) {
       const messages = await store.loadEntries(sessionId);
       const missing = missingTrailingResults(messages);
@@ -288,6 +303,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         checkpoints: [...((seed.trees ? seed.trees.checkpoints : seed.checkpoints)?.keys() ?? [])].sort((a, b) => a - b),
         baselineId: (seed.trees ? seed.trees.baseline : seed.baseline) ? id : undefined,
         importedAt: now,
+        importedFrom: seed.importedFrom,
       };
       await db.transact(['sessions', 'entries', 'snapshots', 'trees', 'blobs'], 'readwrite', 'the imported session', async (s) => {
         for (const [seq, message] of seed.messages.entries()) {
@@ -394,6 +410,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           checkpoints: parent.checkpoints.filter((seq) => seq < atSeq),
           forkedFrom: { sessionId, seq: atSeq },
           importedAt: undefined,
+          importedFrom: undefined,
         };
         for (const [seq, message] of values.slice(0, atSeq).entries()) {
           s.entries.put(message, entryKey(fork.id, seq));

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore } from './session-store';
-import { buildSessionDownload, importSessionIntoStore, loadSessionExport, redactSessionExport, revertChange, scanSessionExport } from './session-transfer';
+import { buildSessionDownload, importedTitle, importSessionIntoStore, loadSessionExport, redactSessionExport, revertChange, scanSessionExport } from './session-transfer';
 import { assistant, call, transcript, user } from './testing/messages';
 import { diffWorkspaces } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
@@ -27,12 +27,12 @@ describe('session transfer', () => {
     for (const m of transcript(1)) await mine.appendEntry(id, m);
     await mine.saveSnapshot(id, 'latest', zipFromFiles(new Map([['a.txt', enc('new\n')]])));
     const { fileName, data } = buildSessionDownload(await loadSessionExport(mine, id));
-    expect(fileName).toBe('step 0 change the file.conch.zip');
+    expect(fileName).toMatch(/^step-0-change-the-file-\d{4}-\d{2}-\d{2}\.conch\.zip$/);
 
     const theirs = fresh();
     const imported = await importSessionIntoStore(theirs, data);
     expect(imported.id).not.toBe(id);
-    expect(imported.title).toBe('step 0: change the file');
+    expect(imported.title).toBe('step 0: change the file (imported)');
     expect(await theirs.loadEntries(imported.id)).toEqual(transcript(1));
     const workspace = await unzipToMap((await theirs.loadSnapshot(imported.id, 'latest'))!);
     const baseline = await unzipToMap((await theirs.loadSnapshot(imported.id, 'baseline'))!);
@@ -41,6 +41,36 @@ describe('session transfer', () => {
     // Importing twice never overwrites: two sessions.
     await importSessionIntoStore(theirs, data);
     expect((await theirs.listSessions()).length).toBe(2);
+  });
+
+  it('an imported session is titled "(imported)" and keeps the original title and dates; older records read without them', async () => {
+    const mine = fresh();
+    const { id, createdAt } = await mine.createSession({ title: 'Hello.sh script' });
+    await mine.appendEntry(id, user('write hello.sh'));
+    const input = await loadSessionExport(mine, id);
+    const theirs = fresh();
+    const imported = await importSessionIntoStore(theirs, buildSessionDownload(input).data);
+    expect(imported.title).toBe('Hello.sh script (imported)');
+    expect(imported.importedFrom).toEqual({ title: 'Hello.sh script', createdAt, exportedAt: expect.any(Number) });
+    expect(imported.importedFrom!.exportedAt).toBeGreaterThanOrEqual(createdAt);
+    expect((await theirs.getSession(imported.id))?.importedFrom).toEqual(imported.importedFrom);
+
+    // Shared on again and imported back: still one "(imported)".
+    const again = await importSessionIntoStore(fresh(), buildSessionDownload(await loadSessionExport(theirs, imported.id)).data);
+    expect(again.title).toBe('Hello.sh script (imported)');
+    expect(again.importedFrom?.createdAt).toBe(createdAt);
+
+    // A fork is not an import; a record from before importedFrom, or a damaged one, reads without it.
+    const fork = await theirs.forkSession(imported.id, 0);
+    expect(fork.session.importedFrom).toBeUndefined();
+    await theirs.updateSession(imported.id, { title: 'x', importedFrom: { title: 7, createdAt: 'yesterday' } } as never);
+    expect((await theirs.getSession(imported.id))?.importedFrom).toBeUndefined();
+  });
+
+  it('an untitled original imports as "Untitled (imported)"; a long title stays within 200 characters', () => {
+    expect(importedTitle('')).toBe('Untitled (imported)');
+    expect(importedTitle('x'.repeat(300))).toHaveLength(200);
+    expect(importedTitle('x'.repeat(300)).endsWith(' (imported)')).toBe(true);
   });
 
   it('an invalid file stores nothing', async () => {

@@ -152,9 +152,9 @@ export function buildSessionDownload(input: SessionExportInput): { fileName: str
 }
 
 /**
- * Validates a session file and stores it as a NEW session, its workspace, baseline and checkpoints as trees (each
- * file stored once, shared with whatever the store holds already); throws SessionFileError and stores nothing if
- * invalid.
+ * Validates a session file and stores it as a NEW session titled "<original> (imported)", remembering the original's
+ * title and dates, its workspace, baseline and checkpoints as trees (each file stored once, shared with whatever the
+ * store holds already); throws SessionFileError and stores nothing if invalid.
  */
 export async function importSessionIntoStore(store: SessionStore, data: Uint8Array | Blob): Promise<SessionRecord> {
   const file = await readSessionFileForStorage(data);
@@ -177,16 +177,26 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     add(converted.objects);
     checkpoints.set(seq, converted.root);
   }
+  const { title, createdAt, exportedAt } = file.header;
   return store.importSession({
-    title: file.header.title,
+    title: importedTitle(title),
+    importedFrom: { title, createdAt, exportedAt },
     model: file.header.model,
     provider: file.header.provider,
-    createdAt: file.header.createdAt,
+    createdAt,
     messages: file.messages,
     compactions: file.compactions,
     storedEntries: file.storedEntries,
     trees: { latest: latest.root, baseline: baseline?.root, checkpoints, objects },
   });
+}
+
+const IMPORTED = ' (imported)';
+
+/** The title of an imported session: the original's with " (imported)" (once, when a re-shared import comes back). */
+export function importedTitle(title: string): string {
+  const base = title.trim() || 'Untitled';
+  return base.endsWith(IMPORTED) ? base : `${base.slice(0, 200 - IMPORTED.length)}${IMPORTED}`;
 }
 
 /** Puts one changed file back as it was in the baseline (deleting it if it was added). */

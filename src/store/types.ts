@@ -35,7 +35,12 @@ export interface SessionRecord {
   checkpoints: number[];
   forkedFrom?: { sessionId: string; seq: number };
   importedAt?: number;
+  /** The session a shared file held (records imported before this field existed have importedAt only). */
+  importedFrom?: ImportedFrom;
 }
+
+/** Where an imported session came from, as its file's header said: the original title, when it was started and exported. */
+export type ImportedFrom = { title: string; createdAt: number; exportedAt: number };
 
 export type NewSession = { title?: string; model?: string; provider?: string };
 export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName'>>;
@@ -69,6 +74,8 @@ export type SessionSeed = {
   model: string;
   provider: string;
   createdAt?: number;
+  /** Set for a session imported from a shared file. */
+  importedFrom?: ImportedFrom;
   messages: Message[];
   /** Compactions of `messages` (atSeq at most messages.length), in the order made. */
   compactions?: CompactionEntry[];
@@ -115,6 +122,8 @@ export interface SecretFinding {
   line: number; // 1-based line within that text
   kind: SecretKind;
   preview: string; // masked, safe to show
+  /** The text around it on its line, with it and every other secret there masked: safe to show. */
+  context: string;
   /** The matched text itself, used by redactSecrets. Never render it. */
   value: string;
 }
@@ -184,6 +193,11 @@ export interface SessionStore {
   appendEntry(sessionId: string, message: Message): Promise<number>;
   /** The stored transcript; index === seq. Read-only viewers pass it through repairTranscript before use. */
   loadEntries(sessionId: string): Promise<Message[]>;
+  /**
+   * What session search looks through in each message from `fromSeq` on (search-text.ts), one text per message in
+   * order; large texts are read from their Blobs only as far as search needs.
+   */
+  loadSearchTexts(sessionId: string, fromSeq: number): Promise<string[]>;
   /**
    * For the tab that owns the session (holds its lock) on open: appends synthesized aborted results for tool
    * calls of the last assistant message that have none (reload mid-turn), then returns the transcript.

@@ -1,9 +1,11 @@
-// A tool call's arguments as a person reads them: the command for bash, path and line range for read, path and
-// size for write, a diff for edit.
-import { isCodingToolName } from '../../app/settings';
-import { countLines } from '../../app/tool-cards.svelte';
+// A tool call as a person reads it, the same in the transcript's cards and in the HTML export: the command for bash,
+// path and line range for read, path and size for write, a diff for edit, one line for grep, find and ls.
+import type { ToolCall, ToolResultMessage } from '../ai/types';
+import type { DiffLine, ToolCallView } from '../store';
+import { isCodingToolName, type CodingToolName } from '../tools/catalog';
+import { countLines } from '../tools/truncate';
 
-export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk'; text: string };
+export type { DiffLine };
 export type ToolSummary = { title: string; detail?: string; code?: string; diff?: DiffLine[] };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -82,6 +84,52 @@ export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: 
       return { title: `List ${path ?? '.'}` };
     default: {
       const unhandled: never = toolName;
+      return unhandled;
+    }
+  }
+}
+
+/** Output long enough to sit behind an "Output (n lines)" line rather than show in full. */
+export function isLongOutput(text: string): boolean {
+  return text.length > 600 || countLines(text) > 12;
+}
+
+/** The text of a tool result as a card shows it (an image as a placeholder line). */
+export function resultText(result: ToolResultMessage | undefined): string {
+  return result?.content.map((c) => (c.type === 'text' ? c.text : `[${c.mimeType} image]`)).join('\n') ?? '';
+}
+
+/**
+ * A tool call as the HTML export shows it: its card's summary, a write's content, and its result: a command's output
+ * in full (behind one line when long), a write's or an edit's first line, what a read, grep, find or ls returned
+ * behind one line. Errors show in full.
+ */
+export function exportedToolCall(call: ToolCall, result: ToolResultMessage | undefined): ToolCallView {
+  const summary = summarizeToolCall(call.name, call.arguments, result?.details);
+  const view: ToolCallView = { tool: call.name, ...summary };
+  if (call.name === 'write') view.content = str(call.arguments.content) ?? '';
+  if (!result) return view;
+  const text = resultText(result);
+  const images = result.content.filter((c) => c.type === 'image');
+  const show = isCodingToolName(call.name) ? resultShown(call.name, text) : isLongOutput(text) ? 'collapsed' : 'full';
+  view.result = { text, lines: countLines(text), isError: result.isError, show: result.isError ? 'full' : show, images };
+  return view;
+}
+
+function resultShown(name: CodingToolName, text: string): 'full' | 'collapsed' | 'first-line' {
+  switch (name) {
+    case 'bash':
+      return isLongOutput(text) ? 'collapsed' : 'full';
+    case 'write':
+    case 'edit':
+      return 'first-line';
+    case 'read':
+    case 'grep':
+    case 'find':
+    case 'ls':
+      return 'collapsed';
+    default: {
+      const unhandled: never = name;
       return unhandled;
     }
   }
