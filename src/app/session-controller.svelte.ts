@@ -1,29 +1,30 @@
 // One session: the agent loop, the workspace and its tools, the person's settings, and everything the transcript
-// shows while the agent works (the streaming message, tool cards, queued messages, approvals, tokens and cost).
+// shows while the agent works (queued messages, approvals, tokens and cost; the streaming reply, tool cards and the
+// agent's command log in AgentActivity).
 // Components render this state and call its methods; persistence subscribes to its events. The transcript holds
 // what the loop delivered, in the loop's order (a prompt waiting for the loop to take it is shown as pending).
 // The model is sent a view of it: after a compaction, the summary and the messages kept (compaction/).
-import type { AgentEvent, AgentTool } from '../agent/types';
+import type { AgentTool } from '../agent/types';
 import { isResendable } from '../agent/compaction/model-context';
 import { isContextOverflowMessage } from '../agent/compaction/overflow';
 import { errorText, messageText, titleFromPrompt } from '../ai/messages';
-import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, ToolCall, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, UserMessage } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
-import { AgentCommandLog } from './terminal/agent-command-log.svelte';
+import { AgentActivity, type ReplyProgress } from './agent-activity.svelte';
 import type { AgentCommand } from './terminal/agent-commands';
 import { ApprovalQueue, type PendingApproval } from './approval-queue.svelte';
 import { activeToolNames, ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
 import type { Settings } from './settings';
-import { ToolCardMap } from './tool-card-map.svelte';
+import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
 import { workspaceSystemPrompt } from './workspace-prompt';
 import { parseCompactCommand } from './compaction/compact-command';
 import { compactionSettingsOf } from './compaction/long-session-settings';
 import { SessionCompaction } from './compaction/session-compaction.svelte';
+import { sessionTotals, type SessionTotals } from './session-totals';
 
-/** `costUnknown`: some reply came from a model whose price is unknown, so `cost` counts only the others. */
-export type SessionTotals = { input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; costUnknown: boolean };
+export type { SessionTotals };
 
 /**
  * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
@@ -31,8 +32,7 @@ export type SessionTotals = { input: number; output: number; cacheRead: number; 
  */
 export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
 
-/** The reply being streamed grew; `toolCallEnded`: a tool call's arguments just completed. */
-export type ReplyProgress = (partial: AssistantMessage, toolCallEnded: boolean) => void;
+export type { ReplyProgress };
 
 export type SessionControllerOptions = {
   id?: string;
@@ -74,32 +74,24 @@ export class SessionController {
   messages = $state.raw<Message[]>([]);
   /** Prompts sent that the loop has not taken yet (it starts once the system prompt is built): shown as sent. */
   pending = $state.raw<UserMessage[]>([]);
-  /** The assistant message being streamed, updated at most once per frame. */
-  streaming = $state.raw<AssistantMessage | null>(null);
   /** Messages typed while the agent runs, delivered after the current tool batch. */
   queued = $state.raw<UserMessage[]>([]);
   running = $state(false);
   /** The composer's text, kept here so it survives switching sessions. */
   draft = $state('');
-  /** "Retrying in N s" while the provider request is being retried. */
-  retryNotice = $state<string | null>(null);
   /** A problem starting a run (no model, no key), shown above the composer. */
   startError = $state<string | null>(null);
   /** The person stopped the last run: it can Continue. */
   stopped = $state(false);
-  readonly cards = new ToolCardMap();
   /** Compactions, the context meter's count, and the compaction in progress. */
   readonly compaction: SessionCompaction;
 
   private readonly options: SessionControllerOptions;
   private readonly policy: ToolPolicy;
   private readonly approvalQueue = new ApprovalQueue();
-  private readonly commandLog = new AgentCommandLog();
+  private readonly activity: AgentActivity;
   private readonly listeners = new Set<(event: SessionEvent) => void>();
-  private readonly replyListeners = new Set<ReplyProgress>();
   private abortController: AbortController | null = null;
-  private pendingStreaming: AssistantMessage | null = null;
-  private updateScheduled = false;
   private runPromise: Promise<void> | null = null;
 
   constructor(options: SessionControllerOptions) {
@@ -107,6 +99,7 @@ export class SessionController {
     this.id = options.id ?? newSessionId();
     this.createdAt = options.createdAt ?? Date.now();
     this.workspace = Workspace.of(options.workspace);
+    this.activity = new AgentActivity(options.scheduleUpdate ?? defaultScheduler, (message) => this.messageEnded(message));
     if (options.title) this.title = options.title;
     this.compaction = new SessionCompaction(
       options.compactions ?? [],
@@ -129,8 +122,22 @@ export class SessionController {
 
   /** Hears the reply being streamed as it grows (many times a second; keep it cheap); returns the unsubscribe. */
   watchReply(listener: ReplyProgress): () => void {
-    this.replyListeners.add(listener);
-    return () => this.replyListeners.delete(listener);
+    return this.activity.watchReply(listener);
+  }
+
+  /** The assistant message being streamed, updated at most once per frame. */
+  get streaming(): AssistantMessage | null {
+    return this.activity.streaming;
+  }
+
+  /** "Retrying in N s" while the provider request is being retried. */
+  get retryNotice(): string | null {
+    return this.activity.retryNotice;
+  }
+
+  /** A card per tool call of the transcript and of the run. */
+  get cards(): ToolCardMap {
+    return this.activity.cards;
   }
 
   /** The transcript as shown: the delivered messages, then prompts on their way to the loop. */
@@ -140,25 +147,7 @@ export class SessionController {
 
   /** Token and cost totals of this session's assistant messages and its compactions' summary calls. */
   get totals(): SessionTotals {
-    const summaries = this.compaction.usage;
-    const t: SessionTotals = {
-      input: summaries.input,
-      output: summaries.output,
-      cacheRead: summaries.cacheRead,
-      cacheWrite: summaries.cacheWrite,
-      cost: summaries.cost.total,
-      costUnknown: false,
-    };
-    for (const m of this.messages) {
-      if (m.role !== 'assistant') continue;
-      t.input += m.usage.input;
-      t.output += m.usage.output;
-      t.cacheRead += m.usage.cacheRead;
-      t.cacheWrite += m.usage.cacheWrite;
-      t.cost += m.usage.cost.total;
-      if (m.usage.cost.unknown) t.costUnknown = true;
-    }
-    return t;
+    return sessionTotals(this.messages, this.compaction.usage);
   }
 
   /** Tokens the model's context would take on the next request (the context meter). */
@@ -195,7 +184,7 @@ export class SessionController {
 
   /** The agent's bash commands, for the Terminal's agent view. */
   get agentCommands(): AgentCommand[] {
-    return this.commandLog.commands;
+    return this.activity.commandLog.commands;
   }
 
   /** Tools the person allowed for the rest of this session. */
@@ -209,13 +198,8 @@ export class SessionController {
 
   /** Replaces the transcript (restore or import); tool cards are rebuilt from the messages. */
   loadMessages(messages: Message[]): void {
-    this.cards.clear();
     this.messages = [...messages];
-    for (const m of messages) {
-      if (m.role === 'assistant') for (const call of toolCallsOf(m)) this.cards.cardFor(call.id, call.name).args = call.arguments;
-      if (m.role === 'toolResult') this.cards.applyResult(m);
-    }
-    this.commandLog.rebuild(messages);
+    this.activity.rebuild(messages);
   }
 
   /**
@@ -413,7 +397,7 @@ export class SessionController {
       maxTokens: settings.maxTokens > 0 ? settings.maxTokens : undefined,
       thinking: model.reasoning ? settings.thinking : undefined,
       onRetry: ({ delayMs, reason }) => {
-        this.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
+        this.activity.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
       },
     };
   }
@@ -453,16 +437,8 @@ export class SessionController {
         streamOptions,
         beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal),
         beforeToolCall: async (call, signal) => {
-          const card = this.cards.cardFor(call.toolCall.id, call.toolCall.name);
           const result = await this.policy.beforeToolCall(call, signal);
-          if (result?.block) {
-            card.blockedReason = result.reason ?? 'Blocked by the approval policy.';
-            card.status = 'blocked';
-          } else if (!signal?.aborted) {
-            card.args = call.args;
-            card.status = 'running';
-            if (call.tool.name === 'bash') this.commandLog.started(call.toolCall.id, call.args);
-          }
+          this.activity.decided(call, result, signal);
           return result;
         },
         afterToolCall: async (call) => {
@@ -477,15 +453,11 @@ export class SessionController {
       controller.signal,
     );
     try {
-      for await (const event of stream) this.handle(event);
+      for await (const event of stream) this.activity.handle(event);
     } catch (error) {
       this.startError = `The agent stopped unexpectedly: ${errorText(error)}`;
     } finally {
-      this.flushStreaming();
-      this.streaming = null;
-      this.pendingStreaming = null;
-      this.retryNotice = null;
-      this.settleLeftovers();
+      this.activity.runEnded();
     }
   }
 
@@ -497,62 +469,12 @@ export class SessionController {
     for (const p of left) this.append(p);
   }
 
-  private handle(event: AgentEvent): void {
-    switch (event.type) {
-      case 'agent_start':
-      case 'turn_start':
-      case 'turn_end':
-      case 'agent_end':
-        return;
-      case 'message_start':
-        if (event.message.role === 'assistant') this.showStreaming(event.message);
-        return;
-      case 'message_update':
-        this.retryNotice = null;
-        this.showStreaming(event.message);
-        for (const listener of this.replyListeners) listener(event.message, event.event.type === 'toolcall_end');
-        if (event.event.type === 'toolcall_start' || event.event.type === 'toolcall_delta' || event.event.type === 'toolcall_end') {
-          const block = event.message.content[event.event.contentIndex];
-          if (block?.type === 'toolCall') this.cards.cardFor(block.id, block.name).args = { ...block.arguments };
-        }
-        return;
-      case 'message_end':
-        this.messageEnded(event.message);
-        return;
-      case 'tool_execution_start':
-        // Checks and approval come after this event; the card turns 'running' once beforeToolCall lets it through.
-        this.cards.cardFor(event.toolCallId, event.toolName).args = event.args;
-        return;
-      case 'tool_execution_update': {
-        const card = this.cards.cardFor(event.toolCallId, event.toolName);
-        card.partialOutput = messageText(event.partialResult.content, { separator: '' });
-        this.commandLog.output(event.toolCallId, card.partialOutput);
-        return;
-      }
-      case 'tool_execution_end': {
-        const card = this.cards.cardFor(event.toolCallId, event.toolName);
-        if (card.status !== 'blocked') card.status = event.isError ? 'error' : 'done';
-        this.commandLog.ended(event.toolCallId, event.result, event.isError);
-        return;
-      }
-      default: {
-        const unreachable: never = event;
-        return unreachable;
-      }
-    }
-  }
-
+  /** A message the loop completed: a prompt it took leaves the pending and queued lists as it joins the transcript. */
   private messageEnded(message: Message): void {
-    if (message.role === 'assistant') {
-      this.pendingStreaming = null;
-      this.streaming = null;
-      for (const call of toolCallsOf(message)) this.cards.cardFor(call.id, call.name).args = call.arguments;
-    }
     if (message.role === 'user') {
       this.pending = this.pending.filter((p) => p !== message);
       this.queued = this.queued.filter((q) => q !== message);
     }
-    if (message.role === 'toolResult') this.cards.applyResult(message);
     this.append(message);
   }
 
@@ -565,26 +487,6 @@ export class SessionController {
 
   private emit(event: SessionEvent): void {
     for (const listener of [...this.listeners]) listener(event);
-  }
-
-  private showStreaming(message: AssistantMessage): void {
-    this.pendingStreaming = message;
-    if (this.updateScheduled) return;
-    this.updateScheduled = true;
-    (this.options.scheduleUpdate ?? defaultScheduler)(() => this.flushStreaming());
-  }
-
-  private flushStreaming(): void {
-    this.updateScheduled = false;
-    const partial = this.pendingStreaming;
-    // Providers grow one partial message in place; a fresh shell (and fresh blocks) is what makes the view update.
-    if (partial) this.streaming = { ...partial, content: partial.content.map((block) => ({ ...block })) };
-  }
-
-  /** After a run, nothing it started may look as if it still runs. */
-  private settleLeftovers(): void {
-    this.cards.settleLeftovers();
-    this.commandLog.settle();
   }
 
   private ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer> {
@@ -605,6 +507,3 @@ export function messagesForModel(messages: Message[]): Message[] {
   return messages.filter(isResendable);
 }
 
-function toolCallsOf(message: AssistantMessage): ToolCall[] {
-  return message.content.filter((c): c is ToolCall => c.type === 'toolCall');
-}

@@ -27,7 +27,6 @@ import { storageUsage } from './storage-usage';
 import { zipOfTree } from './tree-files';
 import type {
   ForkResult,
-  ImportedFrom,
   NewSession,
   SessionChange,
   SessionPatch,
