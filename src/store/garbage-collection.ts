@@ -12,13 +12,9 @@ import { requestResult, type Database } from './db';
 import type { ObjectStore } from './object-store';
 import { readStoredSnapshot } from './snapshot-refs';
 import { decodeTree, type Tree } from './tree-codec';
+import type { GarbageReport, CollectOptions } from './snapshot-types';
 
-export type GarbageReport = { trees: number; blobs: number };
-
-export type CollectOptions = {
-  /** Test hook: runs between the mark and the sweep. */
-  afterMark?: () => Promise<void>;
-};
+export type { GarbageReport, CollectOptions };
 
 /** Deletes unreferenced trees and blobs; returns how many of each. */
 export async function collectGarbage(db: Database, objects: ObjectStore, options: CollectOptions = {}): Promise<GarbageReport> {

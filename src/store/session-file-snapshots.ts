@@ -9,13 +9,9 @@ import { gitBlobId, gitObjectId, isObjectId, type ObjectId } from '../runtime/ob
 import { SessionFileError } from './errors';
 import { gitTreeBody, parseGitTreeBody, type Tree } from './tree-codec';
 import type { FileMap } from './types';
+import type { SessionSnapshots } from './snapshot-types';
 
-/** Checkpoints as trees: root tree ids by user-message seq, every tree they reach, and every file's bytes. */
-export type SessionSnapshots = {
-  checkpoints: Map<number, ObjectId>;
-  trees: Map<ObjectId, Tree>;
-  blobs: Map<ObjectId, Uint8Array>;
-};
+export type { SessionSnapshots };
 
 const FORMAT = 'conch-checkpoints';
 const VERSION = 1;

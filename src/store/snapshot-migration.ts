@@ -11,9 +11,9 @@ import { snapshotOfFiles, type FilesSnapshot } from './tree-files';
 import { readCentralDirectory } from './zip-directory';
 import { readRepoZip } from './zip-import';
 import { normalizePath, unsafePathReason } from './workspace-paths';
+import type { SnapshotUpgrade } from './snapshot-types';
 
-/** What an upgrade did: how many zips became trees, and the keys of those that could not be read (kept as they are). */
-export type SnapshotUpgrade = { converted: number; unreadable: string[] };
+export type { SnapshotUpgrade };
 
 /** Converts the zip-era snapshots of session `sessionId` (and the baseline it uses) to trees. */
 export async function upgradeSnapshots(db: Database, sessionId: string, baselineId: string | undefined): Promise<SnapshotUpgrade> {

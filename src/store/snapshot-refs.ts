@@ -5,9 +5,9 @@
 import { isObjectId, type ObjectId } from '../runtime/object-id';
 import { pad } from './session-keys';
 import type { SnapshotRef } from './types';
+import type { StoredSnapshot } from './snapshot-types';
 
-/** A stored snapshot: the root tree of a content-addressed one, or a whole zip (zip-era). */
-export type StoredSnapshot = { tree: ObjectId } | { zip: Uint8Array };
+export type { StoredSnapshot };
 
 export const latestKey = (id: string): string => `${id}/latest`;
 export const baselineKey = (baselineId: string): string => `${baselineId}/baseline`;

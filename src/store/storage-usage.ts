@@ -6,16 +6,9 @@ import type { ObjectStore } from './object-store';
 import { baselineKey, checkpointKey, latestKey, readStoredSnapshot } from './snapshot-refs';
 import { encodeTree } from './tree-codec';
 import type { SessionRecord } from './types';
+import type { SessionUsage } from './snapshot-types';
 
-export type SessionUsage = {
-  id: string;
-  title: string;
-  checkpoints: number;
-  /** Bytes of everything its snapshots reach (files, folder manifests, zip-era snapshots). */
-  totalBytes: number;
-  /** Of those, the bytes no other session reaches. */
-  uniqueBytes: number;
-};
+export type { SessionUsage };
 
 type Reach = { objects: Map<ObjectId, number>; zipBytes: number };
 

@@ -1,12 +1,8 @@
 // Data shapes of the storage layer (../../shared/DESIGN.md, "Storage" and "Session file").
 import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
 import type { ObjectId } from '../runtime/object-id';
-import type { CollectOptions, GarbageReport } from './garbage-collection';
 import type { NewObjects, ObjectStore } from './object-store';
-import type { StoredSnapshot } from './snapshot-refs';
-import type { SessionSnapshots } from './session-file-snapshots';
-import type { SnapshotUpgrade } from './snapshot-migration';
-import type { SessionUsage } from './storage-usage';
+import type { CollectOptions, GarbageReport, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot } from './snapshot-types';
 
 export type { GarbageReport, NewObjects, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot };
 
