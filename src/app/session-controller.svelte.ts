@@ -263,15 +263,9 @@ export class SessionController {
         : 'The agent is working. Compact once it has finished, or stop it first.';
       return;
     }
-    this.startError = null;
-    const settings = this.options.getSettings();
-    let model: Model;
-    try {
-      model = this.options.resolveModel(settings);
-    } catch (error) {
-      this.startError = errorText(error);
-      return;
-    }
+    const chosen = this.chooseModel();
+    if (!chosen) return;
+    const { settings, model } = chosen;
     const retryAfter = options.harder === true && this.failedMessage !== null;
     const controller = new AbortController();
     this.begin(controller);
@@ -311,18 +305,14 @@ export class SessionController {
   }
 
   private start(prompts: UserMessage[]): void {
-    this.startError = null;
-    const settings = this.options.getSettings();
-    let model: Model;
-    try {
-      model = this.options.resolveModel(settings);
-    } catch (error) {
-      this.startError = errorText(error);
+    const chosen = this.chooseModel();
+    if (!chosen) {
       // No run, so no loop to deliver them: keep what the person typed in the transcript so it is not lost; the
       // next send continues from here.
       for (const p of prompts) this.append(p);
       return;
     }
+    const { settings, model } = chosen;
     const controller = new AbortController();
     this.stopped = false;
     this.begin(controller);
@@ -331,6 +321,18 @@ export class SessionController {
       this.stopped = controller.signal.aborted;
       this.finish(controller, prompts, false);
     });
+  }
+
+  /** The settings and their model for a run; null (with the reason shown above the composer) when none can be used. */
+  private chooseModel(): { settings: Settings; model: Model } | null {
+    this.startError = null;
+    const settings = this.options.getSettings();
+    try {
+      return { settings, model: this.options.resolveModel(settings) };
+    } catch (error) {
+      this.startError = errorText(error);
+      return null;
+    }
   }
 
   private begin(controller: AbortController): void {
