@@ -220,7 +220,7 @@ const npmInstall: Check = {
 
 const restoreKeepsNodeModules: Check = {
   id: 'restore-node-modules',
-  title: 'Restoring a checkpoint keeps node_modules (the snapshot issue reworks restore; may fail until then)',
+  title: 'Restoring a checkpoint keeps node_modules',
   async run({ runtime }) {
     if ((await runtime.stat('node_modules')) === null) await runtime.writeFile('node_modules/conch-check/index.js', 'module.exports = 1;\n');
     const checkpoint = await runtime.exportZip({ exclude: SNAPSHOT_EXCLUDE.flatMap((name) => [`${name}/**`, `**/${name}/**`]) });

@@ -1,6 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../runtime/embedded';
+import { createWebContainerDouble } from '../runtime/testing/webcontainer-double';
+import { createWebContainerRuntime } from '../runtime/webcontainer';
 import type { ScannedEntry, ScanOptions } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import { createSessionStore, filesOfTree, type SessionStore } from '../store';
@@ -128,6 +130,34 @@ describe('WorkspaceSnapshots', () => {
 
     await s.workspace.exclusive((rt) => s.snapshots.apply(rt, undo));
     expect((await s.snapshots.capture()).root).toBe(now.root);
+  });
+
+  it('on a WebContainer (the honest double, no scan of its own), a restore writes what differs and keeps node_modules', async () => {
+    const store = createSessionStore({ prefix: `tracker-${counter++}-`, collectAfterMs: 60_000 });
+    opened.push(store);
+    const double = await createWebContainerDouble();
+    const runtime = createWebContainerRuntime(double);
+    try {
+      await runtime.execStrategy();
+      const workspace = Workspace.of(runtime);
+      const snapshots = new WorkspaceSnapshots(workspace, store.objects);
+      const { id } = await store.createSession();
+      await workspace.writeFile('package.json', '{"name":"app"}');
+      await workspace.writeFile('src/app.js', 'v1');
+      const early = await snapshots.capture();
+      await store.commitSnapshot(id, { checkpoint: 0 }, early);
+      snapshots.stored(early);
+      await workspace.exec('mkdir -p node_modules/left-pad && echo "module.exports = 1" > node_modules/left-pad/index.js');
+      await workspace.writeFile('src/app.js', 'v2');
+      await workspace.writeFile('src/new.js', 'added');
+      await workspace.exclusive((rt) => snapshots.restore(rt, early.root));
+      expect(dec(await runtime.readFile('src/app.js'))).toBe('v1');
+      expect(await runtime.stat('src/new.js')).toBeNull();
+      expect(dec(await runtime.readFile('node_modules/left-pad/index.js'))).toBe('module.exports = 1\n');
+    } finally {
+      await runtime.dispose();
+      double.teardown();
+    }
   });
 
   it('a capture asked for while an import replaces the workspace waits for it, and reads nothing', async () => {
