@@ -14,7 +14,8 @@ import { Workspace } from '../runtime/workspace';
 import { AgentActivity, type ReplyProgress } from './agent-activity.svelte';
 import type { AgentCommand } from './terminal/agent-commands';
 import { ApprovalQueue, type PendingApproval } from './approval-queue.svelte';
-import { activeToolNames, ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
+import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
+import { activeToolsFor, streamOptionsFor } from './run-options';
 import type { Settings } from './settings';
 import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
@@ -385,8 +386,7 @@ export class SessionController {
   }
 
   private activeTools(settings: Settings): AgentTool[] {
-    const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
-    return this.options.tools.filter((t) => active.has(t.name));
+    return activeToolsFor(this.options.tools, settings);
   }
 
   private systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
@@ -394,14 +394,7 @@ export class SessionController {
   }
 
   private streamOptions(settings: Settings, model: Model): Omit<StreamOptions, 'signal'> {
-    return {
-      apiKey: settings.apiKey || undefined,
-      maxTokens: settings.maxTokens > 0 ? settings.maxTokens : undefined,
-      thinking: model.reasoning ? settings.thinking : undefined,
-      onRetry: ({ delayMs, reason }) => {
-        this.activity.retryNotice = `${reason} Retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`;
-      },
-    };
+    return streamOptionsFor(settings, model, (notice) => (this.activity.retryNotice = notice));
   }
 
   private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
