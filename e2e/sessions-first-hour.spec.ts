@@ -4,7 +4,7 @@
 // message into view; the secret review shows a masked snippet and "Show in transcript"; the HTML export shows tool
 // calls as the app's cards do. Each flow asserts what a person sees and saves screenshots.
 import { readFileSync } from 'node:fs';
-import type { Download, Page } from '@playwright/test';
+import type { Download, Locator, Page } from '@playwright/test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn } from './fixtures';
 
@@ -127,6 +127,9 @@ for (const layout of LAYOUTS) {
       await expect(imported.locator('.title')).toHaveText(`${title} (imported)`);
       await expect(imported.getByTestId('session-origin')).toHaveText('from Mar 14, 2025');
       await expect(imported.getByTestId('session-origin')).toHaveAttribute('title', new RegExp(`from “${title}”, started Mar 14, 2025`));
+      // Seen, not just in the page: the long title is cut, but not its "(imported)", nor the original's day.
+      await expectUncut(imported.getByText('(imported)'));
+      await expectUncut(imported.getByTestId('session-origin'));
       await expect(items(page).filter({ hasNotText: '(imported)' }).locator('.title')).toHaveText(title);
       await shot(page, '03-imported-session');
 
@@ -141,6 +144,7 @@ for (const layout of LAYOUTS) {
       for (const row of await items(page).filter({ hasText: '(imported)' }).all()) {
         await expect(row.locator('.title')).toHaveText(`${title} (imported)`);
         await expect(row.getByTestId('session-origin')).toHaveText('from Mar 14, 2025');
+        await expectUncut(row.getByText('(imported)'));
       }
       await shot(page, '04-imported-twice');
     });
@@ -249,6 +253,21 @@ for (const layout of LAYOUTS) {
       await viewer.close();
     });
   });
+}
+
+/** `text` shows whole: not cut short with an ellipsis, nor clipped by a box around it in its session row. */
+async function expectUncut(text: Locator): Promise<void> {
+  await expect(text).toBeVisible();
+  const whole = await text.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1) return false;
+    for (let outer = el.parentElement; outer && !outer.matches('li'); outer = outer.parentElement) {
+      const around = outer.getBoundingClientRect();
+      if (getComputedStyle(outer).overflowX !== 'visible' && (box.left < around.left - 0.5 || box.right > around.right + 0.5)) return false;
+    }
+    return true;
+  });
+  expect(whole, `"${await text.innerText()}" shows whole`).toBe(true);
 }
 
 /** A download name: a slug of at most 60 characters, the date, the extension. */
