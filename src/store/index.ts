@@ -61,6 +61,7 @@ export {
   buildSessionDownload,
   importSessionIntoStore,
   importedTitle,
+  IMPORTED_TITLE_SUFFIX,
   revertChange,
   SNAPSHOT_EXCLUDE,
   HISTORY_FOLDERS,

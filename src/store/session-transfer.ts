@@ -191,12 +191,13 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
   });
 }
 
-const IMPORTED = ' (imported)';
+/** What an imported session's title ends with. */
+export const IMPORTED_TITLE_SUFFIX = ' (imported)';
 
 /** The title of an imported session: the original's with " (imported)" (once, when a re-shared import comes back). */
 export function importedTitle(title: string): string {
   const base = title.trim() || 'Untitled';
-  return base.endsWith(IMPORTED) ? base : `${base.slice(0, 200 - IMPORTED.length)}${IMPORTED}`;
+  return base.endsWith(IMPORTED_TITLE_SUFFIX) ? base : `${base.slice(0, 200 - IMPORTED_TITLE_SUFFIX.length)}${IMPORTED_TITLE_SUFFIX}`;
 }
 
 /** Puts one changed file back as it was in the baseline (deleting it if it was added). */
