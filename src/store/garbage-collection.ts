@@ -6,8 +6,10 @@
 //   read again, and trees reachable from a ref that the mark did not see (a snapshot committed since) are walked,
 //   so a candidate that a new snapshot refers to is kept; only what is still unreached is deleted.
 // A snapshot commits its objects and its ref in one transaction, so there is never a moment where its objects are
-// stored but unreferenced; objects only in memory (not yet committed) are never the collector's to see.
+// stored but unreferenced; objects only in memory (not yet committed) are never the collector's to see. A pack of
+// files (blob-packs.ts) goes once none of its files is reached.
 import type { ObjectId } from '../runtime/object-id';
+import { isPackKey, packKeys, readPackIndexes } from './blob-packs';
 import { requestResult, type Database } from './db';
 import type { ObjectStore } from './object-store';
 import { readStoredSnapshot } from './snapshot-refs';
@@ -21,15 +23,17 @@ export async function collectGarbage(db: Database, objects: ObjectStore, options
   const roots = await db.transact(['snapshots'], 'readonly', 'the storage clean-up', (s) => rootsIn(s.snapshots));
   const reached = { trees: new Set<ObjectId>(), blobs: new Set<ObjectId>() };
   await walk(roots, reached, (id) => objects.tree(id));
-  const [treeKeys, blobKeys] = await db.transact(['trees', 'blobs'], 'readonly', 'the storage clean-up', (s) =>
-    Promise.all([requestResult(s.trees.getAllKeys()), requestResult(s.blobs.getAllKeys())]),
+  const [treeKeys, blobKeys, packs] = await db.transact(['trees', 'blobs'], 'readonly', 'the storage clean-up', (s) =>
+    Promise.all([requestResult(s.trees.getAllKeys()), requestResult(s.blobs.getAllKeys()), readPackIndexes(s.blobs)]),
   );
+  const unreached = (ids: ObjectId[]) => ids.every((id) => !reached.blobs.has(id));
   const candidates = {
     trees: (treeKeys as string[]).filter((id) => !reached.trees.has(id)),
-    blobs: (blobKeys as string[]).filter((id) => !reached.blobs.has(id)),
+    blobs: (blobKeys as string[]).filter((id) => !isPackKey(id) && !reached.blobs.has(id)),
+    packs: [...packs].filter(([, record]) => unreached(record.ids)),
   };
   await options.afterMark?.();
-  if (candidates.trees.length === 0 && candidates.blobs.length === 0) return { trees: 0, blobs: 0 };
+  if (candidates.trees.length === 0 && candidates.blobs.length === 0 && candidates.packs.length === 0) return { trees: 0, blobs: 0 };
 
   return db.transact(['snapshots', 'trees', 'blobs'], 'readwrite', 'the storage clean-up', async (s) => {
     // Snapshots committed since the mark: walk what they reach that the mark did not.
@@ -51,6 +55,14 @@ export async function collectGarbage(db: Database, objects: ObjectStore, options
       s.blobs.delete(id);
       blobs++;
     }
+    const gonePacks: string[] = [];
+    for (const [pack, record] of candidates.packs) {
+      if (!unreached(record.ids)) continue;
+      for (const key of packKeys(pack)) s.blobs.delete(key);
+      gonePacks.push(pack);
+      blobs += record.ids.length;
+    }
+    objects.packs.forget(gonePacks);
     return { trees, blobs };
   });
 }

@@ -2,6 +2,7 @@
 // manifest by git tree id). Objects never change once written, so reads are cached freely; writes go into the
 // caller's transaction next to the ref that needs them, so a snapshot and its objects commit (or fail) together.
 import { EMPTY_TREE_ID, type ObjectId } from '../runtime/object-id';
+import { packedAmong, PACK_FROM, PackIndex, putPacked, readPacked } from './blob-packs';
 import { requestResult, type Database } from './db';
 import type { TreeSource } from './tree-build';
 import { decodeTree, encodeTree, type Tree } from './tree-codec';
@@ -27,6 +28,8 @@ export class ObjectStore implements TreeSource {
   private readonly cache = new Map<ObjectId, Tree>();
   private waiting = new Map<ObjectId, { resolve(tree: Tree): void; reject(error: unknown): void }[]>();
   private scheduled = false;
+  /** Which pack holds each file stored in a pack (blob-packs.ts). */
+  readonly packs = new PackIndex();
 
   constructor(private readonly db: Database) {}
 
@@ -50,21 +53,29 @@ export class ObjectStore implements TreeSource {
   async blobs(ids: Iterable<ObjectId>): Promise<Map<ObjectId, Uint8Array>> {
     const wanted = [...new Set(ids)];
     if (wanted.length === 0) return new Map();
-    const values = await this.db.transact(['blobs'], 'readonly', 'the snapshot', (s) => Promise.all(wanted.map((id) => requestResult(s.blobs.get(id)))));
-    const out = new Map<ObjectId, Uint8Array>();
-    wanted.forEach((id, i) => {
-      const value = values[i];
-      if (!(value instanceof Uint8Array)) throw new MissingObjectError(id, 'file');
-      out.set(id, value);
+    return this.db.transact(['blobs'], 'readonly', 'the snapshot', async (s) => {
+      await this.packs.load(s.blobs);
+      // Files this tab knows to be packed are read from their packs; the others on their own, then from packs
+      // another tab wrote.
+      const out = await readPacked(s.blobs, wanted.filter((id) => this.packs.where(id)), this.packs);
+      const single = wanted.filter((id) => !out.has(id));
+      const values = await Promise.all(single.map((id) => requestResult(s.blobs.get(id))));
+      single.forEach((id, i) => {
+        const value = values[i];
+        if (value instanceof Uint8Array) out.set(id, value);
+      });
+      const elsewhere = wanted.filter((id) => !out.has(id));
+      if (elsewhere.length > 0) for (const [id, value] of await readPacked(s.blobs, elsewhere, this.packs)) out.set(id, value);
+      for (const id of wanted) if (!out.has(id)) throw new MissingObjectError(id, 'file');
+      return new Map(wanted.map((id) => [id, out.get(id)!]));
     });
-    return out;
   }
 
   /** Which of `ids` the store has no blob for. */
   async missingBlobs(ids: Iterable<ObjectId>): Promise<Set<ObjectId>> {
     const wanted = [...new Set(ids)];
     if (wanted.length === 0) return new Set();
-    const found = await this.db.transact(['blobs'], 'readonly', 'the snapshot', (s) => present(s.blobs, wanted));
+    const found = await this.db.transact(['blobs'], 'readonly', 'the snapshot', (s) => storedBlobs(s.blobs, wanted, this.packs));
     return new Set(wanted.filter((id) => !found.has(id)));
   }
 
@@ -111,13 +122,18 @@ export class ObjectStore implements TreeSource {
  * is either written here or already stored (throws MissingObjectError otherwise, aborting the snapshot). Returns the
  * bytes written.
  */
-export async function putObjects(stores: { blobs: IDBObjectStore; trees: IDBObjectStore }, objects: NewObjects): Promise<number> {
+export async function putObjects(
+  stores: { blobs: IDBObjectStore; trees: IDBObjectStore },
+  objects: NewObjects,
+  packs: PackIndex = new PackIndex(),
+): Promise<number> {
   const [blobsThere, treesThere] = await Promise.all([
-    present(stores.blobs, [...objects.blobs.keys()]),
+    storedBlobs(stores.blobs, [...objects.blobs.keys()], packs),
     present(stores.trees, [...objects.trees.keys()]),
   ]);
+  const newBlobs = [...objects.blobs].filter(([id]) => !blobsThere.has(id));
   const puts: { store: IDBObjectStore; key: ObjectId; value: Uint8Array }[] = [];
-  for (const [id, data] of objects.blobs) if (!blobsThere.has(id)) puts.push({ store: stores.blobs, key: id, value: data });
+  if (newBlobs.length < PACK_FROM) for (const [id, data] of newBlobs) puts.push({ store: stores.blobs, key: id, value: data });
   for (const [id, tree] of objects.trees) if (!treesThere.has(id)) puts.push({ store: stores.trees, key: id, value: encodeTree(tree) });
 
   // Everything a new tree points at must be there once this commits.
@@ -130,13 +146,17 @@ export async function putObjects(stores: { blobs: IDBObjectStore; trees: IDBObje
       if (entry.kind === 'dir' && !objects.trees.has(entry.id) && entry.id !== EMPTY_TREE_ID) neededTrees.add(entry.id);
     }
   }
-  const [blobsFound, treesFound] = await Promise.all([present(stores.blobs, [...neededBlobs]), present(stores.trees, [...neededTrees])]);
+  const [blobsFound, treesFound] = await Promise.all([storedBlobs(stores.blobs, [...neededBlobs], packs), present(stores.trees, [...neededTrees])]);
   for (const id of neededBlobs) if (!blobsFound.has(id)) throw new MissingObjectError(id, 'file');
   for (const id of neededTrees) if (!treesFound.has(id)) throw new MissingObjectError(id, 'folder');
 
   let written = 0;
   let batchBytes = 0;
   let last: IDBRequest | null = null;
+  if (newBlobs.length >= PACK_FROM) {
+    last = putPacked(stores.blobs, newBlobs, packs);
+    for (const [, data] of newBlobs) written += data.length;
+  }
   for (let i = 0; i < puts.length; i++) {
     const { store, key, value } = puts[i];
     last = store.put(value, key);
@@ -153,6 +173,14 @@ export async function putObjects(stores: { blobs: IDBObjectStore; trees: IDBObje
 
 // Past this many ids one listing of every key is cheaper than a lookup each (an import of a whole repo).
 const LIST_KEYS_OVER = 2000;
+
+/** Which of `ids` the `blobs` store has, on their own or in a pack. */
+async function storedBlobs(blobs: IDBObjectStore, ids: ObjectId[], packs: PackIndex): Promise<Set<ObjectId>> {
+  const there = await present(blobs, ids);
+  const packed = await packedAmong(blobs, ids.filter((id) => !there.has(id)), packs);
+  for (const id of packed) there.add(id);
+  return there;
+}
 
 /** Which of `ids` the store has. */
 export async function present(store: IDBObjectStore, ids: ObjectId[]): Promise<Set<ObjectId>> {

@@ -314,7 +314,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           session = accountUsage(session, compaction.usage);
         }
         if (seed.trees) {
-          await putObjects(s, seed.trees.objects);
+          await putObjects(s, seed.trees.objects, objects.packs);
           if (seed.trees.latest) s.snapshots.put(treeValue(seed.trees.latest), latestKey(id));
           if (seed.trees.baseline) s.snapshots.put(treeValue(seed.trees.baseline), baselineKey(id));
           for (const [seq, root] of seed.trees.checkpoints) s.snapshots.put(treeValue(root), checkpointKey(id, seq));
@@ -343,7 +343,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
 
     async commitSnapshot(sessionId, ref, snapshot) {
       const written = await db.transact(['sessions', 'snapshots', 'trees', 'blobs'], 'readwrite', describeRef(ref), async (s) => {
-        const bytes = await putObjects(s, snapshot.objects);
+        const bytes = await putObjects(s, snapshot.objects, objects.packs);
         await putRef(s, sessionId, ref, treeValue(snapshot.root));
         return bytes;
       });
