@@ -29,7 +29,7 @@ async function saved(page: Page): Promise<void> {
 async function changedFiles(page: Page): Promise<string[]> {
   await page.getByTestId('tab-changes').click();
   await page.getByTestId('changes-refresh').click();
-  await expect(page.getByTestId('changes')).toBeVisible();
+  await expect(page.getByTestId('changes')).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
   return page.getByTestId('change-file').evaluateAll((items) => items.map((i) => `${i.getAttribute('data-status')} ${i.getAttribute('data-path')}`));
 }
 
