@@ -23,6 +23,7 @@ export type SnapshotUpgrade = { converted: number; unreadable: string[] };
 /** A stored snapshot: the root tree of a content-addressed one, or a whole zip (zip-era). */
 export type StoredSnapshot = { tree: ObjectId } | { zip: Uint8Array };
 
+/** What one session holds in storage (Settings → Storage). */
 export type SessionUsage = {
   id: string;
   title: string;
