@@ -5,13 +5,12 @@
 // what the loop delivered, in the loop's order (a prompt waiting for the loop to take it is shown as pending).
 // The model is sent a view of it: after a compaction, the summary and the messages kept (compaction/).
 import type { AgentTool } from '../agent/types';
-import { isResendable } from '../agent/compaction/model-context';
-import { isContextOverflowMessage } from '../agent/compaction/overflow';
 import { errorText, messageText, titleFromPrompt } from '../ai/messages';
 import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, UserMessage } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import { AgentActivity, type ReplyProgress } from './agent-activity.svelte';
+import { loadAgentLoop, runAgent } from './agent-run';
 import type { AgentCommand } from './terminal/agent-commands';
 import { ApprovalQueue, type PendingApproval } from './approval-queue.svelte';
 import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from './policy';
@@ -23,9 +22,11 @@ import { workspaceSystemPrompt } from './workspace-prompt';
 import { parseCompactCommand } from './compaction/compact-command';
 import { compactionSettingsOf } from './compaction/long-session-settings';
 import { SessionCompaction } from './compaction/session-compaction.svelte';
+import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './session-totals';
 
 export type { SessionTotals };
+export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
 
 /**
  * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
@@ -161,21 +162,17 @@ export class SessionController {
    * error, which has Retry instead.
    */
   get canContinue(): boolean {
-    if (this.running || this.failedMessage) return false;
-    const lastReply = this.messages.findLast((m) => m.role === 'assistant');
-    return this.stopped || lastReply?.stopReason === 'aborted';
+    return canContinueFrom(this.messages, this.running, this.stopped);
   }
 
   /** The last message when it is a provider error the person can retry. */
   get failedMessage(): AssistantMessage | null {
-    const last = this.messages[this.messages.length - 1];
-    return !this.running && last?.role === 'assistant' && last.stopReason === 'error' ? last : null;
+    return failedReply(this.messages, this.running);
   }
 
   /** The failed last reply is a context overflow the automatic compaction could not cure: offer to compact harder. */
   get overflowed(): boolean {
-    const failed = this.failedMessage;
-    return failed !== null && isContextOverflowMessage(failed);
+    return overflowedReply(this.messages, this.running);
   }
 
   /** Questions about tool calls waiting for the person's answer. */
@@ -400,55 +397,40 @@ export class SessionController {
   private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
     const tools = this.activeTools(settings);
     let systemPrompt: string;
-    let runAgentLoop: typeof import('../agent/loop').runAgentLoop;
     try {
       systemPrompt = await this.systemPrompt(tools, settings);
-      // The loop (with argument validation) loads with the first run, keeping it out of the initial bundle.
-      ({ runAgentLoop } = await import('../agent/loop'));
+      await loadAgentLoop(); // a chunk that cannot be fetched (offline on a first visit) is a start failure
     } catch (error) {
       this.startError = `The agent could not start: ${errorText(error)}`;
       return;
     }
     // Built before the prompts join the transcript: the view's next seq is theirs.
     const view = this.compaction.view(this.messages);
-    const context = { systemPrompt, messages: view.messages, tools };
     const streamOptions = this.streamOptions(settings, model);
+    const { streamFn } = this.options;
     const guard = this.compaction.guard(view, {
       model,
-      streamFn: this.options.streamFn,
+      streamFn,
       streamOptions,
       settings: compactionSettingsOf(settings.compaction),
       maxOutputTokens: streamOptions.maxTokens,
       systemPrompt,
       tools,
     });
-
-    const stream = runAgentLoop(
-      prompts,
-      context,
-      {
-        model,
-        streamFn: this.options.streamFn,
-        streamOptions,
-        beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal),
-        beforeToolCall: async (call, signal) => {
-          const result = await this.policy.beforeToolCall(call, signal);
-          this.activity.decided(call, result, signal);
-          return result;
-        },
-        afterToolCall: async (call) => {
-          await this.policy.afterToolCall(call);
-        },
-        getSteeringMessages: async () => {
+    try {
+      await runAgent({
+        prompts,
+        context: { systemPrompt, messages: view.messages, tools },
+        config: { model, streamFn, streamOptions, beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal) },
+        policy: this.policy,
+        activity: this.activity,
+        takeQueued: () => {
           const delivered = this.queued;
           this.queued = [];
           return delivered;
         },
-      },
-      controller.signal,
-    );
-    try {
-      for await (const event of stream) this.activity.handle(event);
+        signal: controller.signal,
+      });
     } catch (error) {
       this.startError = `The agent stopped unexpectedly: ${errorText(error)}`;
     } finally {
@@ -490,15 +472,3 @@ export class SessionController {
     return this.approvalQueue.ask(question, signal, () => (card.awaitingApproval = false));
   }
 }
-
-/** What Continue sends when the model spoke last (its reply was cut off). */
-export const CONTINUE_PROMPT = 'Continue from where you stopped.';
-
-/**
- * The transcript as the model sees it without compactions: a reply that failed before producing anything is left
- * out, so a retry continues from the message before it (a failed reply's tool calls keep their results, so it stays).
- */
-export function messagesForModel(messages: Message[]): Message[] {
-  return messages.filter(isResendable);
-}
-
