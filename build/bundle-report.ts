@@ -102,6 +102,9 @@ export function bundleReport(options: { onReport?(report: BundleReport): void } 
       }
       report = measureBundle(chunks);
       options.onReport?.(report);
+      // A budget nobody checks drifts (it reached 185 kB across one wave's merges): going over it fails the build,
+      // and with it `npm test`, naming what the page now loads up front.
+      if (report.initialGzipBytes > INITIAL_JS_BUDGET_KB * 1000) this.error(`The initial JavaScript is over its budget.\n${formatBundleReport(report)}`);
     },
     // After Vite's own file list, so the figure is the last thing a person sees.
     closeBundle() {

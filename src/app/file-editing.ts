@@ -1,7 +1,6 @@
 // A person's own edits in the Files tab. A save takes the workspace's per-file queue like the agent's edit and write
 // tools, so the two never interleave; and since the person edited the file as it was when they opened it, a save
 // puts their changes on top of whatever the agent wrote meanwhile (a three-way merge), rather than over it.
-import { applyPatch, structuredPatch } from 'diff';
 import type { Workspace } from '../runtime/workspace';
 
 export const MAX_EDITABLE_BYTES = 2 * 1024 * 1024;
@@ -49,7 +48,7 @@ export async function saveFile(workspace: Workspace, path: string, text: string,
       await runtime.writeFile(target, text);
       return { text, merged: false };
     }
-    const merged = mergeOnto(current, base ?? '', text);
+    const merged = await mergeOnto(current, base ?? '', text);
     if (merged === null) throw new SaveConflictError(path);
     await runtime.writeFile(target, merged);
     return { text: merged, merged: true };
@@ -57,7 +56,8 @@ export async function saveFile(workspace: Workspace, path: string, text: string,
 }
 
 /** `mine` (an edit of `base`) applied onto `theirs` (another edit of `base`); null when the two touch the same lines. */
-function mergeOnto(theirs: string, base: string, mine: string): string | null {
+async function mergeOnto(theirs: string, base: string, mine: string): Promise<string | null> {
+  const { applyPatch, structuredPatch } = await import('diff'); // only when a save meets another change
   const patch = structuredPatch('file', 'file', base, mine, undefined, undefined, { context: 1 });
   const result = applyPatch(theirs, patch);
   return result === false ? null : result;

@@ -1,6 +1,7 @@
 // Where a stored session came from, as its details in the list say it: an imported session keeps the date its
 // original was started (sessions imported before the record kept `importedFrom` have that date as createdAt).
-import { IMPORTED_TITLE_SUFFIX, type SessionRecord } from '../store';
+import type { SessionRecord } from '../store';
+import { IMPORTED_TITLE_SUFFIX } from '../store/imported-title';
 
 export type SessionOrigin = { title: string; startedAt: number; importedAt: number; exportedAt?: number };
 

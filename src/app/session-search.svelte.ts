@@ -1,6 +1,7 @@
 // Searching the session list. Titles, models and providers match at once; message text comes from the store's
 // index (session-search.ts), read whole on the first search and brought up to the session list before each search
 // after it, so it sees messages appended since and forgets deleted sessions.
+export { highlightParts } from './search-highlight';
 import { SessionSearchIndex, type MessageHit, type SessionRecord, type SessionStore } from '../store';
 
 /** A session the search found; `hit` is set when a message matched (the first one). */
@@ -70,21 +71,4 @@ export class SessionSearch {
     }
     if (run === this.runs) this.hits = { query, bySession: this.index.search(query) };
   }
-}
-
-/** `text` cut into the parts that match `query` (case-insensitive) and the parts between, in order. */
-export function highlightParts(text: string, query: string): { text: string; match: boolean }[] {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return [{ text, match: false }];
-  const lower = text.toLowerCase();
-  if (lower.length !== text.length) return [{ text, match: false }]; // a rare case-folding that moves positions
-  const parts: { text: string; match: boolean }[] = [];
-  let from = 0;
-  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
-    if (at > from) parts.push({ text: text.slice(from, at), match: false });
-    parts.push({ text: text.slice(at, at + needle.length), match: true });
-    from = at + needle.length;
-  }
-  if (from < text.length) parts.push({ text: text.slice(from), match: false });
-  return parts;
 }

@@ -13,9 +13,7 @@ import { ChangedPathSet, type ChangedPaths } from './changed-paths';
 import { createMutationQueue, type MutationQueue } from './mutation-queue';
 import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from './paths';
 import type { SearchRequest, SearchResult } from './search-types';
-import { runSearchAsync, runtimeSearchSource } from './search/run-search-async';
 import { applyToRuntime, scanRuntime } from './runtime-fallbacks';
-import { writeStoredZip } from './stored-zip';
 import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from './types';
 
 export type WorkspaceIdentity = Pick<Runtime, 'kind' | 'workdir'>;
@@ -252,7 +250,7 @@ export class Workspace implements Runtime {
   exportZip = async (opts?: { exclude?: string[] }): Promise<Uint8Array> => (await this.ready()).exportZip(opts);
   importZip = (zip: Uint8Array): Promise<void> => this.changing([''], async (rt) => rt.importZip(zip));
   importFiles = (files: { path: string; data: Uint8Array }[]): Promise<void> =>
-    this.changing([''], async (rt) => (rt.importFiles ? rt.importFiles(files) : rt.importZip(writeStoredZip(files))));
+    this.changing([''], async (rt) => (rt.importFiles ? rt.importFiles(files) : rt.importZip((await import('./stored-zip')).writeStoredZip(files))));
   realpath = async (path: string): Promise<string> => {
     const rt = await this.ready();
     return rt.realpath ? rt.realpath(path) : this.resolve(path);
@@ -261,6 +259,8 @@ export class Workspace implements Runtime {
   search = async (request: SearchRequest): Promise<SearchResult> => {
     const rt = await this.ready();
     if (rt.search) return rt.search(request);
+    // The walk (with its glob and ignore-file matching) loads only for a runtime that cannot search itself.
+    const { runSearchAsync, runtimeSearchSource } = await import('./search/run-search-async');
     return runSearchAsync({ ...request, path: resolvePath(rt.workdir, request.path) }, runtimeSearchSource(rt));
   };
   /** Tells the live runtime (when it has git) which tree the workspace was imported from; a runtime that takes over is told too. */

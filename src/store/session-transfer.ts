@@ -15,6 +15,9 @@ import { collectTrees, filesOfTree, memoryReader, snapshotOfFiles } from './tree
 import { decodeText } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
 import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore, StoredSnapshot } from './types';
+import { importedTitle, IMPORTED_TITLE_SUFFIX } from './imported-title';
+
+export { importedTitle, IMPORTED_TITLE_SUFFIX };
 
 /** Folders left out of workspace snapshots: reinstallable, and often bigger than everything else together. */
 export const SNAPSHOT_EXCLUDE = ['node_modules'];
@@ -189,15 +192,6 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     storedEntries: file.storedEntries,
     trees: { latest: latest.root, baseline: baseline?.root, checkpoints, objects },
   });
-}
-
-/** What an imported session's title ends with. */
-export const IMPORTED_TITLE_SUFFIX = ' (imported)';
-
-/** The title of an imported session: the original's with " (imported)" (once, when a re-shared import comes back). */
-export function importedTitle(title: string): string {
-  const base = title.trim() || 'Untitled';
-  return base.endsWith(IMPORTED_TITLE_SUFFIX) ? base : `${base.slice(0, 200 - IMPORTED_TITLE_SUFFIX.length)}${IMPORTED_TITLE_SUFFIX}`;
 }
 
 /** Puts one changed file back as it was in the baseline (deleting it if it was added). */

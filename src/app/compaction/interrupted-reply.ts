@@ -2,13 +2,11 @@
 // the session is opened again, a reply left there joins the transcript closed as interrupted (with aborted results
 // for its tool calls), and the person can Continue from it.
 import type { AssistantMessage, Message } from '../../ai/types';
-import { closeInterruptedReply, DraftWriter, INTERRUPTED_BY_RELOAD, type SessionStore } from '../../store';
+import { closeInterruptedReply, DraftWriter, type SessionStore } from '../../store';
 import type { SessionController } from '../session-controller.svelte';
+import { isInterruptedReply } from './interrupted-marker';
 
-/** True for a reply the page was closed on while it streamed (shown as interrupted, with Continue). */
-export function isInterruptedReply(message: Message): message is AssistantMessage {
-  return message.role === 'assistant' && message.stopReason === 'aborted' && message.errorMessage === INTERRUPTED_BY_RELOAD;
-}
+export { isInterruptedReply };
 
 /**
  * For the tab that owns session `id`, on open: a reply left in the draft slot is stored after `messages`, closed as
