@@ -75,14 +75,7 @@ export async function readPackIndexes(blobs: IDBObjectStore): Promise<Map<string
 export async function packedAmong(blobs: IDBObjectStore, ids: ObjectId[], index: PackIndex): Promise<Set<ObjectId>> {
   if (ids.length === 0) return new Set();
   await index.load(blobs);
-  const byPack = new Map<string, ObjectId[]>();
-  for (const id of ids) {
-    const where = index.where(id);
-    if (!where) continue;
-    const list = byPack.get(where.pack);
-    if (list) list.push(id);
-    else byPack.set(where.pack, [id]);
-  }
+  const byPack = groupByPack(ids, index);
   const packs = [...byPack.keys()];
   const counts = await Promise.all(packs.map((pack) => requestResult(blobs.count(indexKey(pack)))));
   const found = new Set<ObjectId>();
@@ -105,14 +98,7 @@ export async function readPacked(blobs: IDBObjectStore, ids: ObjectId[], index: 
 }
 
 async function readFromPacks(blobs: IDBObjectStore, ids: ObjectId[], index: PackIndex): Promise<Map<ObjectId, Uint8Array>> {
-  const byPack = new Map<string, ObjectId[]>();
-  for (const id of ids) {
-    const where = index.where(id);
-    if (!where) continue;
-    const list = byPack.get(where.pack);
-    if (list) list.push(id);
-    else byPack.set(where.pack, [id]);
-  }
+  const byPack = groupByPack(ids, index);
   const packs = [...byPack.keys()];
   const records = await Promise.all(packs.map((pack) => requestResult(blobs.get(packKey(pack)))));
   const out = new Map<ObjectId, Uint8Array>();
@@ -164,6 +150,19 @@ export function putPacked(blobs: IDBObjectStore, files: [ObjectId, Uint8Array][]
   }
   flush();
   return last;
+}
+
+/** Those of `ids` that `index` places in a pack, by pack. */
+function groupByPack(ids: ObjectId[], index: PackIndex): Map<string, ObjectId[]> {
+  const byPack = new Map<string, ObjectId[]>();
+  for (const id of ids) {
+    const where = index.where(id);
+    if (!where) continue;
+    const list = byPack.get(where.pack);
+    if (list) list.push(id);
+    else byPack.set(where.pack, [id]);
+  }
+  return byPack;
 }
 
 /** The keys of a pack's two records, for a clean-up deleting it. */
