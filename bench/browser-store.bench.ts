@@ -8,9 +8,10 @@
 // against the production build. Prints figures and writes bench/results/browser-store.json; asserts nothing.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { ensureAppBuild } from './lib/app-build';
 import { launchChromium } from './lib/chromium';
+import { blankDevPage } from './lib/dev-page';
 import { longTranscript } from './lib/long-transcript';
 import { RESULTS_DIR } from './lib/paths';
 import { startDevServer, startPreviewServer } from './lib/servers';
@@ -25,21 +26,6 @@ const figures: Record<string, unknown> = {};
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-
-/** A blank page on the dev server's origin (cross-origin isolated, like the app), so it can import source modules. */
-async function blankDevPage(browser: Browser, url: string): Promise<Page> {
-  const page = await browser.newPage();
-  await page.route(`${url}/__bench`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
-      body: '<!doctype html><title>bench</title>',
-    }),
-  );
-  page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-  await page.goto(`${url}/__bench`);
-  return page;
-}
 
 async function inDevPage(browser: Browser): Promise<void> {
   const dev = await startDevServer();

@@ -6,6 +6,21 @@ import type { ToWorker } from './embedded-protocol';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+/** A runtime whose first worker never answers a command containing STUCK (like a builtin spinning without statement boundaries). */
+async function stuckOnFirstWorker(files?: Record<string, string>) {
+  const workers: ReturnType<typeof createInMemoryWorker>[] = [];
+  const runtime = await createEmbeddedRuntimeInWorker({
+    stopGraceMs: 100,
+    files,
+    createWorker: () => {
+      const worker = createInMemoryWorker((m) => workers.length === 1 && m.type === 'exec' && m.command.includes('STUCK'));
+      workers.push(worker);
+      return worker;
+    },
+  });
+  return { runtime, workers };
+}
+
 describeRuntimeContract('embedded (through the worker protocol)', () => createEmbeddedRuntimeInWorker({ createWorker: () => createInMemoryWorker() }), {
   changesBeforeResult: true,
 });
@@ -32,16 +47,7 @@ describe('createEmbeddedRuntimeInWorker', () => {
   });
 
   it('replaces a worker that ignores a stop request and restores the files from before the command', async () => {
-    const workers: ReturnType<typeof createInMemoryWorker>[] = [];
-    const runtime = await createEmbeddedRuntimeInWorker({
-      stopGraceMs: 100,
-      createWorker: () => {
-        // The first worker never answers the stuck command (like a builtin spinning without statement boundaries).
-        const worker = createInMemoryWorker((m) => workers.length === 1 && m.type === 'exec' && m.command.includes('STUCK'));
-        workers.push(worker);
-        return worker;
-      },
-    });
+    const { runtime, workers } = await stuckOnFirstWorker();
     await runtime.writeFile('kept.txt', 'before');
     const started = Date.now();
     const result = await runtime.exec('echo STUCK', { timeoutMs: 200 });
@@ -72,15 +78,7 @@ describe('createEmbeddedRuntimeInWorker', () => {
   });
 
   it('tells a worker started after a stuck command the baseline again', async () => {
-    const workers: ReturnType<typeof createInMemoryWorker>[] = [];
-    const runtime = await createEmbeddedRuntimeInWorker({
-      stopGraceMs: 100,
-      createWorker: () => {
-        const worker = createInMemoryWorker((m) => workers.length === 1 && m.type === 'exec' && m.command.includes('STUCK'));
-        workers.push(worker);
-        return worker;
-      },
-    });
+    const { runtime, workers } = await stuckOnFirstWorker();
     await runtime.writeFile('a.txt', 'A');
     await runtime.setBaseline!({ name: 'kept.zip', files: async () => [{ path: 'a.txt', data: new TextEncoder().encode('A') }] });
     expect((await runtime.exec('echo STUCK', { timeoutMs: 200 })).output).toMatch(/restarted/);
@@ -116,21 +114,12 @@ describe('createEmbeddedRuntimeInWorker', () => {
   });
 
   it('after a restart, the files changed by earlier commands and writes are back, those of the stuck command are not', async () => {
-    let first = true;
-    const runtime = await createEmbeddedRuntimeInWorker({
-      stopGraceMs: 100,
-      files: { 'base.txt': 'from the start' },
-      createWorker: () => {
-        const worker = createInMemoryWorker((m) => first && m.type === 'exec' && m.command.includes('STUCK'));
-        return worker;
-      },
-    });
+    const { runtime } = await stuckOnFirstWorker({ 'base.txt': 'from the start' });
     const restarts: string[][] = [];
     runtime.watch((paths) => paths.includes('') && restarts.push(paths));
     await runtime.exec('mkdir -p made && echo by-command > made/one.txt && rm base.txt');
     await runtime.writeFile('written.txt', 'by a write');
     const result = await runtime.exec('echo STUCK > stuck.txt', { timeoutMs: 100 });
-    first = false;
     expect(result.output).toMatch(/restarted: files are back to how they were before this command/);
     expect(text(await runtime.readFile('made/one.txt'))).toBe('by-command\n');
     expect(text(await runtime.readFile('written.txt'))).toBe('by a write');
