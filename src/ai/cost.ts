@@ -28,13 +28,14 @@ export function formatCost(total: number, partlyUnknown = false): string {
   return partlyUnknown ? `≥ ${dollars}` : dollars;
 }
 
-/** The sum of two usages, tokens and cost. */
+/** The sum of two usages, tokens and cost (a cost is unknown in part when either one's is). */
 export function addUsage(a: Usage, b: Usage): Usage {
+  const unknown = a.cost.unknown === true || b.cost.unknown === true;
   return {
     input: a.input + b.input,
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
-    cost: { total: a.cost.total + b.cost.total },
+    cost: unknown ? { total: a.cost.total + b.cost.total, unknown } : { total: a.cost.total + b.cost.total },
   };
 }

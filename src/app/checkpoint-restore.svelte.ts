@@ -2,6 +2,7 @@
 // with one step of undo. Only what differs is written; folders snapshots leave out (node_modules) stay as they are.
 import type { WorkspaceChanges } from '../runtime/types';
 import type { OpenSessionAccess } from './open-session-access';
+import { storedRoot } from './session-persistence';
 import { timed } from './user-timing';
 
 /** What puts the workspace back as it was before restoring the checkpoint of user message `seq`. */
@@ -23,11 +24,10 @@ export class CheckpointRestore {
       const workspace = this.session.writableWorkspace();
       const id = this.session.current()!.id;
       const { store, snapshots } = this.session;
-      await store.upgradeSnapshots(id);
-      const stored = await store.loadStoredSnapshot(id, { checkpoint: seq });
-      if (!stored) throw new Error(`No workspace was kept for message ${seq}, so there is nothing to restore.`);
-      if (!('tree' in stored)) throw new Error('This checkpoint is stored in a form that cannot be read (a damaged zip); restore another one.');
-      const changes = await timed('restore', () => workspace.exclusive((runtime) => snapshots.restore(runtime, stored.tree)));
+      await store.upgradeSnapshots(id).catch(() => undefined); // a zip that stays is read in memory
+      const root = await storedRoot(store, snapshots, id, { checkpoint: seq });
+      if (root === undefined) throw new Error(`No workspace was kept for message ${seq}, so there is nothing to restore.`);
+      const changes = await timed('restore', () => workspace.exclusive((runtime) => snapshots.restore(runtime, root)));
       this.undoable = { seq, changes };
       await this.session.workspaceReplaced();
     });

@@ -130,7 +130,6 @@ export class OpenSession {
     if (!this.saved) {
       await this.workspace.whenReady();
     } else {
-      await this.store.upgradeSnapshots(this.id).catch(() => undefined); // a zip that stays is restored from memory
       await this.workspace.exclusive((runtime) => restoreWorkspace(this.store, runtime, this.id, 'latest', this.snapshots));
     }
     void this.controller.measurePrompt();

@@ -6,6 +6,7 @@
 // read and stored; when nothing changed (a read-only command) nothing is read or written. Taking a snapshot never
 // holds up the agent: the files are read at once and the rest happens in this queue.
 import type { CompactionEntry, Message } from '../ai/types';
+import type { ObjectId } from '../runtime/object-id';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace';
 import type { SessionEvent } from './session-controller.svelte';
@@ -325,27 +326,39 @@ async function putStoredWorkspace(
   ref: SnapshotRef,
   snapshots: WorkspaceSnapshots,
 ): Promise<'snapshot' | 'baseline' | 'empty'> {
-  await store.upgradeSnapshots(id);
+  await store.upgradeSnapshots(id).catch(() => undefined); // a zip that stays (no room to convert it) is restored from memory
   const put = async (which: SnapshotRef): Promise<boolean> => {
-    const stored = await store.loadStoredSnapshot(id, which);
-    if (!stored) return false;
-    if ('tree' in stored) {
-      await snapshots.restore(runtime, stored.tree);
-      return true;
-    }
-    // A zip-era snapshot that could not be converted (no room): its tree is kept in memory, stored with the next snapshot.
-    const converted = await snapshotOfZip(stored.zip);
-    snapshots.hold(converted.objects);
-    await snapshots.restore(runtime, converted.root);
+    const root = await storedRoot(store, snapshots, id, which);
+    if (root === undefined) return false;
+    await snapshots.restore(runtime, root, { undo: false }); // opening a session has no undo
     return true;
   };
   if (await put(ref)) return 'snapshot';
   if (ref === 'latest' && (await put('baseline'))) return 'baseline';
   if (typeof ref === 'object') throw new Error(`No workspace was kept for message ${ref.checkpoint}, so there is nothing to restore.`);
-  await snapshots.restore(runtime, EMPTY_SNAPSHOT_TREE);
+  await snapshots.restore(runtime, EMPTY_SNAPSHOT_TREE, { undo: false });
   return 'empty';
 }
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * The root tree of stored snapshot `ref` of session `id`, or undefined when there is none. A zip-era snapshot that
+ * could not be converted in storage (no room) is converted in memory, its objects held by `snapshots` until the next
+ * snapshot stores them.
+ */
+export async function storedRoot(
+  store: Pick<SessionStore, 'loadStoredSnapshot'>,
+  snapshots: Pick<WorkspaceSnapshots, 'hold'>,
+  id: string,
+  ref: SnapshotRef,
+): Promise<ObjectId | undefined> {
+  const stored = await store.loadStoredSnapshot(id, ref);
+  if (!stored) return undefined;
+  if ('tree' in stored) return stored.tree;
+  const converted = await snapshotOfZip(stored.zip);
+  snapshots.hold(converted.objects);
+  return converted.root;
 }

@@ -154,18 +154,19 @@ export class WorkspaceSnapshots {
 
   /**
    * Makes the workspace hold tree `target`, writing only what differs from what it holds now; returns what would put
-   * it back (for an undo). Run inside the workspace's exclusive job, with its runtime.
+   * it back (for an undo; empty with `undo: false`, which spares reading the bytes being replaced). Run inside the
+   * workspace's exclusive job, with its runtime.
    */
-  restore(runtime: Runtime, target: ObjectId): Promise<WorkspaceChanges> {
-    return this.replacement(() => this.restoreNow(runtime, target));
+  restore(runtime: Runtime, target: ObjectId, { undo = true }: { undo?: boolean } = {}): Promise<WorkspaceChanges> {
+    return this.replacement(() => this.restoreNow(runtime, target, undo));
   }
 
-  private async restoreNow(runtime: Runtime, target: ObjectId): Promise<WorkspaceChanges> {
+  private async restoreNow(runtime: Runtime, target: ObjectId, wantUndo: boolean): Promise<WorkspaceChanges> {
     const live = this.captureNow(runtime);
     return (
       await this.replacing(async () => {
         const diff = await diffTrees(this, (await live).root, target);
-        const old = [...diff.removeFiles.map((f) => f.id), ...diff.writeFiles.flatMap((f) => (f.was ? [f.was.id] : []))];
+        const old = wantUndo ? [...diff.removeFiles.map((f) => f.id), ...diff.writeFiles.flatMap((f) => (f.was ? [f.was.id] : []))] : [];
         const bytes = await this.blobs([...diff.writeFiles.map((f) => f.id), ...old]);
         for (const file of diff.writeFiles) this.seenBlobs.add(file.id);
         const changes: WorkspaceChanges = {
@@ -180,7 +181,8 @@ export class WorkspaceSnapshots {
           this.workspace.noteChanged(changedPaths(changes));
         }
         await this.settle(runtime);
-        return { root: target, objects: this.unstoredBelow(target), undo: undoOf(diff, bytes) };
+        const undo = wantUndo ? undoOf(diff, bytes) : { removeFiles: [], removeFolders: [], makeFolders: [], writeFiles: [] };
+        return { root: target, objects: this.unstoredBelow(target), undo };
       })
     ).undo;
   }

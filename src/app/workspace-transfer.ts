@@ -1,9 +1,10 @@
 // What moves in and out of the open session: a repo imported as its workspace (and baseline), a shared session file,
 // a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
 import type { ObjectId } from '../runtime/object-id';
-import { snapshotOfZip, type FileChange, type FileMap, type SessionRecord, type ZipImportProgress } from '../store';
+import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../store';
 import type { OpenSessionAccess } from './open-session-access';
 import { sessionBaseline } from './workspace-baseline';
+import { storedRoot } from './session-persistence';
 import { timed } from './user-timing';
 import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './session-sharing';
 import {
@@ -97,13 +98,8 @@ export class WorkspaceTransfer {
 
   private async baselineTree(id: string): Promise<ObjectId | undefined> {
     const { store, snapshots } = this.session;
-    await store.upgradeSnapshots(id).catch(() => undefined);
-    const stored = await store.loadStoredSnapshot(id, 'baseline');
-    if (!stored) return undefined;
-    if ('tree' in stored) return stored.tree;
-    const converted = await snapshotOfZip(stored.zip); // could not be converted in storage: read it in memory
-    snapshots.hold(converted.objects);
-    return converted.root;
+    await store.upgradeSnapshots(id).catch(() => undefined); // a zip that stays is read in memory
+    return storedRoot(store, snapshots, id, 'baseline');
   }
 
   /** The changes as a .patch download `git apply` accepts on the original repo; with includeGit, .git's changes too. */

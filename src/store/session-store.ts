@@ -380,6 +380,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     },
 
     collectGarbage(collectOptions) {
+      // A collection asked for now makes the one scheduled after the last deletion pointless.
+      if (collectTimer) clearTimeout(collectTimer);
+      collectTimer = null;
       return collectGarbage(db, objects, collectOptions);
     },
 
