@@ -2,15 +2,27 @@
 // messages sent (a compacted view, which the run then continues from) and limit the output. When the provider rejects
 // the call as too long for the context window, the hook is asked once more; if it gives new messages, the same call
 // is sent again and the rejected attempt is never shown. Without a hook this is exactly one streamed call.
-import type { AssistantMessage, Message, StreamRequest } from '../ai/types';
+import type { AssistantMessage, Message, StreamRequest, Tool } from '../ai/types';
 import { emptyUsage } from '../ai/types';
 import { errorText } from '../ai/messages';
 import { ABORTED, type AbortRace } from './abort';
 import { streamAssistantMessage } from './assistant-stream';
 import { isContextOverflowMessage } from './compaction/overflow';
-import type { AgentContext, AgentEvent, AgentLoopConfig, ModelCallInfo, ModelCallPlan } from './types';
+import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool, ModelCallInfo, ModelCallPlan } from './types';
 
 export type ModelCallResult = { assistant: AssistantMessage; transcript: Message[] };
+
+// The tools as the provider sees them, made once per run's tool list: the same array on every call of a run lets the
+// context guard's estimate of the tool schemas be remembered instead of recounted before each call.
+const providerToolsOf = new WeakMap<readonly AgentTool[], Tool[]>();
+function providerTools(tools: readonly AgentTool[]): Tool[] {
+  let mapped = providerToolsOf.get(tools);
+  if (!mapped) {
+    mapped = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+    providerToolsOf.set(tools, mapped);
+  }
+  return mapped;
+}
 
 /** Streams the model's next message for `transcript`; never rejects. */
 export async function callModel(
@@ -20,7 +32,7 @@ export async function callModel(
   aborts: AbortRace,
   emit: (event: AgentEvent) => void,
 ): Promise<ModelCallResult> {
-  const tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+  const tools = providerTools(context.tools);
   // The live transcript, not a copy: nothing is appended while the provider streams, and copying it every turn is
   // quadratic in a long run. A provider that keeps it beyond the call must copy it.
   const request = (messages: Message[]): StreamRequest => ({ systemPrompt: context.systemPrompt, messages, tools });

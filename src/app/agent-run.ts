@@ -37,9 +37,7 @@ export async function runAgent(run: AgentRun): Promise<void> {
         activity.decided(call, result, signal);
         return result;
       },
-      afterToolCall: async (call) => {
-        await policy.afterToolCall(call);
-      },
+      afterToolCall: policy.afterToolCall,
       getSteeringMessages: async () => run.takeQueued(),
     },
     run.signal,

@@ -2,6 +2,7 @@
 // key change fetches again), the newest request winning; and the "Test connection" check. The settings dialog
 // renders both; the fetch code loads with the dialog's first use, outside the initial bundle.
 import type { ConnectionResult } from '../ai/connection-test';
+import { errorText } from '../ai/messages';
 import type { ListedModel } from '../ai/model-list';
 import { defaultPick, modelOptions, type ModelOption } from '../ai/model-options';
 import { needsApiKey, resolveModel } from './model-choice';
@@ -46,7 +47,7 @@ export class LiveModelList {
       if (controller.signal.aborted) return;
       // Another try with the same settings is allowed (the server may have been started meanwhile).
       this.loadedFor = '';
-      Object.assign(this, { state: 'failed', listed: null, error: error instanceof Error ? error.message : String(error) });
+      Object.assign(this, { state: 'failed', listed: null, error: errorText(error) });
     }
   }
 
@@ -74,7 +75,7 @@ export async function checkConnection(settings: Settings): Promise<ConnectionRes
   try {
     model = resolveModel(settings);
   } catch (error) {
-    return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
+    return { kind: 'other', message: errorText(error) };
   }
   const { testConnection } = await import('../ai/connection-test');
   return testConnection(model, { apiKey: settings.apiKey.trim() });

@@ -3,6 +3,7 @@
 // pastes the report. This file runs checks one by one with their timings and writes the report; the checks
 // themselves are in webcontainer-checks.ts.
 
+import { errorText } from '../ai/messages';
 import type { WebContainerRuntime } from '../runtime/webcontainer';
 
 /** One check's outcome. */
@@ -83,8 +84,4 @@ export async function waitFor(condition: () => boolean, ms: number, what: string
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

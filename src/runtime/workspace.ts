@@ -204,11 +204,6 @@ export class Workspace implements Runtime {
     this.changed.add(relative);
   }
 
-  /** Anything may have changed (the next snapshot compares the whole workspace). */
-  noteEverythingChanged(): void {
-    this.changed.everything();
-  }
-
   /**
    * Lets the live runtime report every change made so far, when it can; true when it could, so that the changed
    * paths are complete once this resolves.

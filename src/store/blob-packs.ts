@@ -39,10 +39,10 @@ export class PackIndex {
   /** Reads every pack's index from `blobs` (a store of a live transaction): once, or again when `again`. */
   async load(blobs: IDBObjectStore, again = false): Promise<void> {
     if (this.loaded && !again) return;
-    const [keys, records] = await Promise.all([requestResult(blobs.getAllKeys(indexRange())), requestResult(blobs.getAll(indexRange()))]);
+    const packs = await readPackIndexes(blobs);
     this.byBlob.clear();
     this.packs.clear();
-    (keys as string[]).forEach((key, i) => this.add(key.slice(INDEX_PREFIX.length), records[i] as PackIndexRecord));
+    for (const [pack, record] of packs) this.add(pack, record);
     this.loaded = true;
   }
 

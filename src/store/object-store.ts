@@ -71,14 +71,6 @@ export class ObjectStore implements TreeSource {
     });
   }
 
-  /** Which of `ids` the store has no blob for. */
-  async missingBlobs(ids: Iterable<ObjectId>): Promise<Set<ObjectId>> {
-    const wanted = [...new Set(ids)];
-    if (wanted.length === 0) return new Set();
-    const found = await this.db.transact(['blobs'], 'readonly', 'the snapshot', (s) => storedBlobs(s.blobs, wanted, this.packs));
-    return new Set(wanted.filter((id) => !found.has(id)));
-  }
-
   /** Keeps trees known to be stored (just written) for later reads. */
   remember(trees: Iterable<Tree>): void {
     for (const tree of trees) this.keep(tree);

@@ -10,6 +10,7 @@ import { SessionFileError } from './errors';
 import { gitTreeBody, parseGitTreeBody, type Tree } from './tree-codec';
 import type { FileMap } from './types';
 import type { SessionSnapshots } from './snapshot-types';
+import { sameBytes } from './bytes';
 
 export type { SessionSnapshots };
 
@@ -116,9 +117,3 @@ function entryId(path: string, prefix: string): ObjectId {
 }
 
 const damaged = (path: string, problem: string) => new SessionFileError(`${path} is unusable: ${problem}.`, { field: path });
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

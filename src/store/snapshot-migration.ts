@@ -12,6 +12,7 @@ import { readCentralDirectory } from './zip-directory';
 import { readRepoZip } from './zip-import';
 import { normalizePath, unsafePathReason } from './workspace-paths';
 import type { SnapshotUpgrade } from './snapshot-types';
+import { sameBytes } from './bytes';
 
 export type { SnapshotUpgrade };
 
@@ -58,10 +59,4 @@ export async function snapshotOfZip(zip: Uint8Array): Promise<FilesSnapshot> {
     .filter((path) => path !== '');
   const { files } = await readRepoZip(zip, { stripTopFolder: false });
   return snapshotOfFiles(files, folders);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

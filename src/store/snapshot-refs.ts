@@ -12,11 +12,6 @@ export type { StoredSnapshot };
 export const latestKey = (id: string): string => `${id}/latest`;
 export const baselineKey = (baselineId: string): string => `${baselineId}/baseline`;
 export const checkpointKey = (id: string, seq: number): string => `${id}/checkpoint/${pad(seq)}`;
-/** The seq of a checkpoint key, or undefined for other keys. */
-export function checkpointSeq(key: string): number | undefined {
-  const match = /\/checkpoint\/(\d{8})$/.exec(key);
-  return match ? Number(match[1]) : undefined;
-}
 
 /** The value a tree snapshot is stored as. */
 export const treeValue = (root: ObjectId): { tree: ObjectId } => ({ tree: root });

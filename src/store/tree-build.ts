@@ -149,7 +149,8 @@ async function entryFor(name: string, content: PathContent, made: Map<ObjectId, 
   return { name, kind: 'dir', id: built.root };
 }
 
-function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
+/** Whether two folder entries are the same object (for a file, with the same executable bit). */
+export function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
   if (!a || !b) return a === b;
   return a.kind === b.kind && a.id === b.id && (a.kind !== 'file' || b.kind !== 'file' || !!a.executable === !!b.executable);
 }

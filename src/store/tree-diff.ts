@@ -1,7 +1,7 @@
 // What differs between two snapshot trees, found by walking only the folders whose ids differ: restoring a checkpoint
 // writes what changed, and the Changes tab compares the baseline with the workspace, without touching the rest.
 import type { ObjectId } from '../runtime/object-id';
-import type { TreeSource } from './tree-build';
+import { sameEntry, type TreeSource } from './tree-build';
 import type { TreeEntry } from './tree-codec';
 
 export type TreeFile = { path: string; id: ObjectId; size: number };
@@ -39,7 +39,7 @@ async function compare(source: TreeSource, from: ObjectId | undefined, to: Objec
     const now = after.get(name);
     const path = prefix + name;
     if (now && now.kind === old.kind) {
-      if (now.id === old.id && (now.kind !== 'file' || old.kind !== 'file' || !!now.executable === !!old.executable)) continue;
+      if (sameEntry(old, now)) continue;
       if (now.kind === 'file' && old.kind === 'file') diff.writeFiles.push({ path, id: now.id, size: now.size, was: { path, id: old.id, size: old.size } });
       else deeper.push(compare(source, old.id, now.id, `${path}/`, diff));
     } else {

@@ -1,6 +1,7 @@
 // What changed in the workspace since the imported baseline, and the same as a patch `git apply` accepts.
 import { structuredPatch } from 'diff';
 import type { FileChange, FileMap } from './types';
+import { sameBytes } from './bytes';
 
 const BINARY_SNIFF_BYTES = 8000; // what git looks at to decide "binary"
 
@@ -95,10 +96,4 @@ export function decodeText(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,6 +1,7 @@
 // Git's index file (.git/index, version 2) for a fresh checkout: what a repository made from the imported baseline
 // starts with, so `git status` right after is clean. just-git reads and writes this format but does not export its
 // writer, and its own way to fill the index (`git reset`) hashes the whole work tree once more.
+import { isObjectId, writeIdBytes } from '../object-id';
 
 /** One staged file: its workdir-relative path, blob id (40 hex digits) and mode (0o100644 for a plain file). */
 export type IndexEntry = { path: string; blobId: string; mode: number };
@@ -28,7 +29,8 @@ export async function encodeIndex(entries: readonly IndexEntry[]): Promise<Uint8
   let offset = HEADER_BYTES;
   for (const { entry, name } of named) {
     view.setUint32(offset + 24, entry.mode);
-    bytes.set(hexToBytes(entry.blobId), offset + 40);
+    if (!isObjectId(entry.blobId)) throw new Error(`"${entry.blobId}" is not a git object id (40 lowercase hex digits).`);
+    writeIdBytes(entry.blobId, bytes, offset + 40);
     view.setUint16(offset + 60, Math.min(name.length, NAME_LENGTH_MASK));
     bytes.set(name, offset + FIXED_ENTRY_BYTES);
     offset += paddedEntryBytes(name.length); // the padding is the NUL bytes the buffer already holds
@@ -47,11 +49,4 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
-}
-
-function hexToBytes(hex: string): Uint8Array {
-  if (!/^[0-9a-f]{40}$/.test(hex)) throw new Error(`"${hex}" is not a git object id (40 lowercase hex digits).`);
-  const bytes = new Uint8Array(20);
-  for (let i = 0; i < 20; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
 }

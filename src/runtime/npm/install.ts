@@ -12,7 +12,7 @@ import { HIDDEN_LOCKFILE, LOCKFILE, hiddenLockfileText, lockMismatch, lockedVers
 import { normalizeRegistry, type NpmEnvironment } from './npm-environment';
 import { writeNodeModules } from './node-modules-writer';
 import { isObject, type JsonObject, type PackageVersion, type ProjectManifest } from './package-version';
-import { isFile, readLockfile, readProject, readText } from './project-files';
+import { isDirectory, isFile, readLockfile, readProject, readText } from './project-files';
 import { RegistryClient } from './registry-client';
 import { packageJsonOf, unpackTarball, type PackageFile } from './tarball';
 import { chooseVersion, type VersionSource } from './version-choice';
@@ -153,7 +153,8 @@ export async function install(options: InstallOptions, context: InstallContext):
   const remove = [...installedAt.keys()].filter((location) => !wantedLocations.has(location));
   for (const item of written) remove.push(item.node.location);
   await writeNodeModules(fs, root, {
-    clean: options.mode === 'ci' || (hidden === undefined && (await hasOtherModules(fs, root))),
+    // A node_modules without npm's record of it was made by hand or by another tool.
+    clean: options.mode === 'ci' || (hidden === undefined && (await isDirectory(fs, `${root}/node_modules`))),
     remove,
     packages: written.map((item) => ({ location: item.node.location, files: item.files })),
     shims,
@@ -239,15 +240,6 @@ function isUnder(node: TreeNode, dropped: Set<TreeNode>): boolean {
 
 function replacedCount(written: Unpacked[], installedAt: Map<string, unknown>): number {
   return written.filter((item) => installedAt.has(item.node.location)).length;
-}
-
-/** True when node_modules exists without npm's record of it (made by hand or by another tool). */
-async function hasOtherModules(fs: IFileSystem, root: string): Promise<boolean> {
-  try {
-    return (await fs.stat(`${root}/node_modules`)).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 async function readProjectOrThrow(fs: IFileSystem, root: string, options: InstallOptions): Promise<ProjectManifest> {

@@ -3,6 +3,7 @@
 // batches, a whole level of folders at a time, so a file system behind a message channel answers each batch in one
 // go; an in-memory file system answers synchronously (walkSync).
 
+import { joinPath, parentOf } from '../paths';
 import type { EntryType } from '../types';
 import { GitignoreRules, type RuleVerdict } from './gitignore';
 
@@ -233,13 +234,8 @@ export async function walkAsync(root: string, policy: WalkPolicy, source: AsyncT
 function ancestorsOf(path: string): string[] {
   const folders: string[] = [];
   for (let folder = path; folder !== '/'; ) {
-    const cut = folder.lastIndexOf('/');
-    folder = cut <= 0 ? '/' : folder.slice(0, cut);
+    folder = parentOf(folder);
     folders.unshift(folder);
   }
   return folders;
-}
-
-export function joinPath(folder: string, name: string): string {
-  return folder === '/' ? `/${name}` : `${folder}/${name}`;
 }
