@@ -39,8 +39,8 @@ type CpuResult = { bytes: number; items: number; primes: number; jsonMs: number;
 
 const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom', logLevel: 'error' });
 try {
-  const { createEmbeddedRuntime } = (await vite.ssrLoadModule('/src/runtime/embedded.ts')) as { createEmbeddedRuntime: typeof CreateEmbeddedRuntime };
-  await vite.ssrLoadModule('/src/runtime/node/node-runner.ts'); // the module graph (and the guest bundle) is not part of a cold start in the app
+  const { createEmbeddedRuntime } = (await vite.ssrLoadModule('/src/runtime/embedded/index.ts')) as { createEmbeddedRuntime: typeof CreateEmbeddedRuntime };
+  await vite.ssrLoadModule('/src/runtime/embedded/node/node-runner.ts'); // the module graph (and the guest bundle) is not part of a cold start in the app
 
   const runtime = createEmbeddedRuntime({ files: { 'cpu.js': CPU_SCRIPT } });
   const time = async (command: string) => {

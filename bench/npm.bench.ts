@@ -4,8 +4,8 @@
 // with the registry answering at once and with 50 ms of latency per request, as a registry across the internet does.
 // Printed, never asserted.
 import { createEmbeddedRuntime } from '../src/runtime/embedded';
-import { memoryPackageCache } from '../src/runtime/npm/npm-environment';
-import { startFixtureRegistry } from '../src/runtime/npm/testing/fixture-registry';
+import { memoryPackageCache } from '../src/runtime/embedded/npm/environment';
+import { startFixtureRegistry } from '../src/runtime/embedded/npm/testing/fixture-registry';
 
 const PROJECT = JSON.stringify({
   name: 'bench',

@@ -3,10 +3,10 @@
 // repo zip import vs fflate's raw unzipSync of the same 20,000-file zip. Prints figures; asserts nothing.
 import 'fake-indexeddb/auto';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
-import { repairTranscript } from '../src/store/repair-transcript';
-import { createSessionStore } from '../src/store/session-store';
+import { repairTranscript } from '../src/store/sessions/repair-transcript';
+import { createSessionStore } from '../src/store/sessions/session-store';
 import { transcript } from '../src/store/testing/messages';
-import { readRepoZip } from '../src/store/zip-import';
+import { readRepoZip } from '../src/store/files/zip-import';
 
 const store = createSessionStore({ prefix: `bench-${Date.now()}-` });
 

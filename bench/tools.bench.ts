@@ -1,7 +1,7 @@
 // Read and edit on a 5 MB file (100k lines) through the embedded runtime. Prints milliseconds per operation
 // (median of several runs after a warm-up); target under 100 ms each.
 import { createEmbeddedRuntime } from '../src/runtime/embedded';
-import { createEditTool } from '../src/tools/edit';
+import { createEditTool } from '../src/tools/edit/edit';
 import { createReadTool } from '../src/tools/read';
 
 const LINES = 100_000;

@@ -1,5 +1,5 @@
 // The guest environment of the embedded `node`, offered to the app as the virtual module `virtual:conch-node-guest`:
-// `core` is src/runtime/node/guest/main.ts bundled into one script (evaluated in every new QuickJS context), and
+// `core` is src/runtime/embedded/node/guest/main.ts bundled into one script (evaluated in every new QuickJS context), and
 // `packages` holds the npm packages that provide Node's core modules (buffer, events, util, assert, stream, ...),
 // each bundled on its own as a CommonJS body that the guest compiles only when a program first needs it: QuickJS
 // compiles every function it parses, so parsing them all for each `node -e 1` would cost more than running it.
@@ -10,7 +10,7 @@ import type { Plugin } from 'vite';
 
 const VIRTUAL_ID = 'virtual:conch-node-guest';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
-const ENTRY = fileURLToPath(new URL('../src/runtime/node/guest/main.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../src/runtime/embedded/node/guest/main.ts', import.meta.url));
 
 /** Package name inside the guest -> the npm module that provides it. */
 export const GUEST_PACKAGES: Record<string, string> = {

@@ -3,7 +3,7 @@
 // the bottom after wheel and keyboard scrolling, and frame times measured during a scroll (printed; only a generous
 // sanity bound is asserted, since the machine running this may be busy).
 import type { Page } from '@playwright/test';
-import { exportSessionFile } from '../src/store/session-file';
+import { exportSessionFile } from '../src/store/files/session-file/session-file';
 import { longTranscript } from '../bench/lib/long-transcript';
 import { expect, snapshot, test } from './fixtures';
 

@@ -4,7 +4,7 @@
 // code, and sees `npm test` fail with exit code 1.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { startFixtureRegistry, type FixtureRegistry } from '../src/runtime/npm/testing/fixture-registry';
+import { startFixtureRegistry, type FixtureRegistry } from '../src/runtime/embedded/npm/testing/fixture-registry';
 import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn } from './fixtures';
 
 const PACKAGE_ZIP = readFileSync(new URL('./fixtures/shell-quote-1.6.1.zip', import.meta.url));

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import config from '../vite.config';
 
-const WORKER_ENTRIES = ['src/runtime/embedded-worker.ts', 'src/runtime/node/engine-worker.ts', 'src/store/session-file-worker.ts'];
+const WORKER_ENTRIES = ['src/runtime/embedded/worker.ts', 'src/runtime/embedded/node/engine/worker.ts', 'src/store/files/session-file/worker.ts'];
 
 /** Packages imported (not type-only) anywhere in the module graph of `entry`, following relative imports. */
 function packagesOf(entry: string, seen = new Set<string>(), found = new Set<string>()): Set<string> {

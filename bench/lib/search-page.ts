@@ -1,7 +1,7 @@
 // The search bench's Chromium side, imported by a page of the Vite dev server (search.bench.ts): the app's embedded
 // runtime in its Web Worker, filled by the app's own repo import, searched through the tools from the page.
-import { importRepo } from '../../src/app/workspace-io';
-import { createEmbeddedRuntimeInWorker } from '../../src/runtime/embedded-client';
+import { importRepo } from '../../src/app/workspace/workspace-io';
+import { createEmbeddedRuntimeInWorker } from '../../src/runtime/embedded/client';
 import type { Runtime } from '../../src/runtime/types';
 import { SEARCH_CASES, timeCase } from './search-cases';
 

@@ -1,8 +1,8 @@
 // Storage measurements that run INSIDE a Chromium page served by the Vite dev server (browser-store.bench.ts imports
 // this module with page.evaluate): real IndexedDB, the app's own zip import path, fflate in the same browser.
 import { unzipSync, zipSync, type Zippable } from 'fflate';
-import { importRepo } from '../../src/app/workspace-io';
-import { createEmbeddedRuntimeInWorker } from '../../src/runtime/embedded-client';
+import { importRepo } from '../../src/app/workspace/workspace-io';
+import { createEmbeddedRuntimeInWorker } from '../../src/runtime/embedded/client';
 import { createSessionStore, readRepoZip, repairTranscript, zipFromFiles } from '../../src/store';
 import { longTranscript } from './long-transcript';
 

@@ -1,17 +1,17 @@
 // The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
-import { Workspace } from '../runtime/workspace';
+import { Workspace } from '../runtime/workspace/workspace';
 import type { SessionStore } from '../store';
-import type { SessionLibrary } from './session-library.svelte';
+import type { SessionLibrary } from './library/library.svelte';
 import type { AgentTool } from '../agent/types';
-import { FileTreeState } from './file-tree.svelte';
-import { LiveModelList } from './live-models.svelte';
+import { FileTreeState } from './workspace/file-tree.svelte';
+import { LiveModelList } from './settings/live-models.svelte';
 import { Toasts } from './toasts.svelte';
-import { resolveModel } from './model-choice';
-import { PreviewServers } from './preview-servers.svelte';
-import { SessionController } from './session-controller.svelte';
-import { defaultSettings, parseSettings, type Settings } from './settings';
+import { resolveModel } from './settings/model-choice';
+import { PreviewServers } from './boot/preview-servers.svelte';
+import { SessionController } from './session/controller.svelte';
+import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { errorText } from '../ai/messages';
 
@@ -179,7 +179,7 @@ export class AppState {
   }
 
   private async startLibrary(): Promise<void> {
-    const { createSessionLibrary } = await import('./session-library.svelte');
+    const { createSessionLibrary } = await import('./library/library.svelte');
     // The engine is needed once the stored transcript is read and checked; loading it now keeps it from delaying
     // the library's own chunks. A failure is reported where a session needs it.
     void this.loadEngine().catch(() => undefined);

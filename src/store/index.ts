@@ -30,19 +30,19 @@ export type {
 } from './types';
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
-export { createSessionStore, type SessionStoreOptions } from './session-store';
-export { repairTranscript, closeInterruptedReply, ABORTED_BY_RELOAD, INTERRUPTED_BY_RELOAD } from './repair-transcript';
-export { DraftWriter, type DraftWriterOptions } from './draft-writer';
+export { createSessionStore, type SessionStoreOptions } from './sessions/session-store';
+export { repairTranscript, closeInterruptedReply, ABORTED_BY_RELOAD, INTERRUPTED_BY_RELOAD } from './sessions/repair-transcript';
+export { DraftWriter, type DraftWriterOptions } from './sessions/draft-writer';
 export { findCompactionProblem } from './compaction-schema';
 export { storageEstimate, requestPersistentStorage } from './storage-info';
-export { acquireSessionLock, type SessionLock } from './session-lock';
+export { acquireSessionLock, type SessionLock } from './sessions/lock';
 export { createPackageCache } from './package-cache';
-export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './session-events';
+export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './sessions/events';
 export { findMessageProblem, isMessage } from './message-schema';
-export { SessionSearchIndex, type MessageHit, type Snippet, type LoadSearchTexts } from './session-search';
+export { SessionSearchIndex, type MessageHit, type Snippet, type LoadSearchTexts } from './sessions/search';
 
-export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './zip-import';
-export { diffWorkspaces, formatPatch, decodeText } from './workspace-diff';
+export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './files/zip-import';
+export { diffWorkspaces, formatPatch, decodeText } from './files/workspace-diff';
 export {
   exportSessionFile,
   importSessionFile,
@@ -50,10 +50,10 @@ export {
   SESSION_FORMAT,
   SESSION_VERSION,
   type SessionExportInput,
-} from './session-file';
-export { downloadName, slugify, isoDay, MAX_SLUG_CHARS } from './download-name';
-export { exportSessionHtml, escapeHtml, type HtmlSessionInfo, type DiffLine, type ToolCallView, type DescribeToolCall } from './session-html';
-export { scanForSecrets, redactSecrets, isEnvFile, type ScanInput } from './secret-scan';
+} from './files/session-file/session-file';
+export { downloadName, slugify, isoDay, MAX_SLUG_CHARS } from './files/download-name';
+export { exportSessionHtml, escapeHtml, type HtmlSessionInfo, type DiffLine, type ToolCallView, type DescribeToolCall } from './files/html-export';
+export { scanForSecrets, redactSecrets, isEnvFile, type ScanInput } from './files/secret-scan';
 export {
   loadSessionExport,
   scanSessionExport,
@@ -65,12 +65,12 @@ export {
   revertChange,
   SNAPSHOT_EXCLUDE,
   HISTORY_FOLDERS,
-} from './session-transfer';
+} from './files/transfer';
 
-export { ObjectStore, MissingObjectError, type NewObjects } from './object-store';
-export { makeTree, type Tree, type TreeEntry } from './tree-codec';
-export { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource, type BuiltTree } from './tree-build';
-export { diffTrees, listTree, type TreeDiff, type TreeFile } from './tree-diff';
-export { blobIdsOf, snapshotOfFiles, filesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './tree-files';
+export { ObjectStore, MissingObjectError, type NewObjects } from './objects/object-store';
+export { makeTree, type Tree, type TreeEntry } from './objects/trees/codec';
+export { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource, type BuiltTree } from './objects/trees/build';
+export { diffTrees, listTree, type TreeDiff, type TreeFile } from './objects/trees/diff';
+export { blobIdsOf, snapshotOfFiles, filesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './objects/trees/files';
 export { EMPTY_TREE_ID as EMPTY_SNAPSHOT_TREE } from '../runtime/object-id';
-export { snapshotOfZip } from './snapshot-migration';
+export { snapshotOfZip } from './objects/snapshot-migration';

@@ -2,7 +2,7 @@
 // install of the same versions works offline and after a reload. Its own database: a cache that can be dropped as a
 // whole without touching sessions, and whose schema never has to move with theirs.
 import { createStore, get, set } from 'idb-keyval';
-import type { PackageCache } from '../runtime/npm/npm-environment';
+import type { PackageCache } from '../runtime/embedded/npm/environment';
 import { mapStorageError } from './db';
 
 /** Opens (lazily) the database `<prefix>conch-npm-cache`. */

@@ -1,8 +1,8 @@
 // Data shapes of the storage layer (../../shared/DESIGN.md, "Storage" and "Session file").
 import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
 import type { ObjectId } from '../runtime/object-id';
-import type { NewObjects, ObjectStore } from './object-store';
-import type { CollectOptions, GarbageReport, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot } from './snapshot-types';
+import type { NewObjects, ObjectStore } from './objects/object-store';
+import type { CollectOptions, GarbageReport, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot } from './objects/snapshot-types';
 
 export type { GarbageReport, NewObjects, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot };
 

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool, AgentToolResult } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { Workspace } from '../runtime/workspace';
+import { Workspace } from '../runtime/workspace/workspace';
 import { effectsOf } from './catalog';
 import { textResult } from './tool-support';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from './truncate';

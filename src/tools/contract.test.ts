@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentTool, AgentToolResult } from '../agent/types';
 import { createEmbeddedRuntime } from '../runtime/embedded';
-import { createEmbeddedRuntimeInWorker } from '../runtime/embedded-client';
+import { createEmbeddedRuntimeInWorker } from '../runtime/embedded/client';
 import { createInMemoryWorker } from '../runtime/testing/in-memory-worker';
 import type { ExecOptions, ExecResult, Runtime } from '../runtime/types';
 import { createCodingTools, DEFAULT_ACTIVE_TOOLS } from './index';

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { FileMatches, SearchLine } from '../runtime/search-types';
 import type { Runtime } from '../runtime/types';
-import { Workspace } from '../runtime/workspace';
+import { Workspace } from '../runtime/workspace/workspace';
 import { errorText } from '../ai/messages';
 import { effectsOf } from './catalog';
 import { grepFiles } from './search-files';

@@ -1,9 +1,9 @@
 // Conch's seven coding tools, each working only through the Workspace (the Runtime interface, with its queue).
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { Workspace } from '../runtime/workspace';
+import { Workspace } from '../runtime/workspace/workspace';
 import { createBashTool } from './bash';
-import { createEditTool } from './edit';
+import { createEditTool } from './edit/edit';
 import { createFindTool } from './find';
 import { createGrepTool } from './grep';
 import { createLsTool } from './ls';
@@ -24,7 +24,7 @@ export {
 } from './catalog';
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead, truncateTail, type TruncationResult } from './truncate';
 export type { BashDetails } from './bash';
-export type { EditDetails } from './edit';
+export type { EditDetails } from './edit/edit';
 export type { ReadDetails } from './read';
 export type { WriteDetails } from './write';
 

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
-import { Workspace } from '../runtime/workspace';
+import { Workspace } from '../runtime/workspace/workspace';
 import { effectsOf } from './catalog';
 import { textResult } from './tool-support';
 import { truncateHead } from './truncate';

@@ -2,11 +2,11 @@
 // run where the files are) or the tools walk it through readdir and readFile as they always did.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentToolResult } from '../agent/types';
-import { createEmbeddedRuntimeInWorker } from '../runtime/embedded-client';
+import { createEmbeddedRuntimeInWorker } from '../runtime/embedded/client';
 import { createEmbeddedRuntime } from '../runtime/embedded';
 import { createInMemoryWorker } from '../runtime/testing/in-memory-worker';
 import { createWebContainerDouble, type WebContainerDouble } from '../runtime/testing/webcontainer-double';
-import { createWebContainerRuntime } from '../runtime/webcontainer';
+import { createWebContainerRuntime } from '../runtime/webcontainer/webcontainer';
 import type { Runtime } from '../runtime/types';
 import { createFindTool, type FindArguments } from './find';
 import { createGrepTool, type GrepArguments } from './grep';

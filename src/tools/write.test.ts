@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEditTool } from './edit';
+import { createEditTool } from './edit/edit';
 import { readText, runtimeWith, textOf } from './testing/tool-kit';
 import { createWriteTool } from './write';
 

@@ -3,7 +3,7 @@
 // for its tool calls), and the person can Continue from it.
 import type { AssistantMessage, Message } from '../../ai/types';
 import { closeInterruptedReply, DraftWriter, type SessionStore } from '../../store';
-import type { SessionController } from '../session-controller.svelte';
+import type { SessionController } from '../session/controller.svelte';
 import { isInterruptedReply } from './interrupted-marker';
 
 export { isInterruptedReply };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveModel } from '../model-choice';
-import { defaultSettings, parseSettings } from '../settings';
+import { resolveModel } from '../settings/model-choice';
+import { defaultSettings, parseSettings } from '../settings/settings';
 import { parseCompactCommand } from './compact-command';
 import { compactionSettingsOf, contextWindowOf, knownLimits, modelLimitsKey } from './long-session-settings';
 

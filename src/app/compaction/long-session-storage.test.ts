@@ -8,14 +8,14 @@ import { bulk, scriptedWithSummaries, smallModel } from '../../agent/compaction/
 import { toolCall, type ScriptedTurnInput } from '../../ai/providers/scripted';
 import type { AssistantMessage, CompactionEntry, Message, StreamFn, StreamRequest } from '../../ai/types';
 import { createEmbeddedRuntime } from '../../runtime/embedded';
-import { Workspace } from '../../runtime/workspace';
+import { Workspace } from '../../runtime/workspace/workspace';
 import { ABORTED_BY_RELOAD, createSessionStore, INTERRUPTED_BY_RELOAD, StorageFullError, type SessionStore } from '../../store';
 import { createCodingTools } from '../../tools';
-import { CONTINUE_PROMPT, SessionController, type SessionEvent } from '../session-controller.svelte';
-import { SessionPersistence } from '../session-persistence';
-import { SessionLibrary } from '../session-library.svelte';
-import { buildExport, prepareSessionExport } from '../session-sharing';
-import { defaultSettings, type Settings } from '../settings';
+import { CONTINUE_PROMPT, SessionController, type SessionEvent } from '../session/controller.svelte';
+import { SessionPersistence } from '../session/persistence';
+import { SessionLibrary } from '../library/library.svelte';
+import { buildExport, prepareSessionExport } from '../library/sharing';
+import { defaultSettings, type Settings } from '../settings/settings';
 import { isInterruptedReply, recoverInterruptedReply, ReplyDrafts } from './interrupted-reply';
 
 const model = smallModel(16_384, 4_096);

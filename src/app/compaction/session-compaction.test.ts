@@ -9,8 +9,8 @@ import type { AgentTool } from '../../agent/types';
 import { toolCall, type ScriptedTurnInput } from '../../ai/providers/scripted';
 import type { CompactionEntry, Message, StreamRequest } from '../../ai/types';
 import { createEmbeddedRuntime } from '../../runtime/embedded';
-import { CONTINUE_PROMPT, SessionController } from '../session-controller.svelte';
-import { defaultSettings, type Settings } from '../settings';
+import { CONTINUE_PROMPT, SessionController } from '../session/controller.svelte';
+import { defaultSettings, type Settings } from '../settings/settings';
 
 const model = smallModel(16_384, 4_096);
 const OVERFLOW = 'prompt is too long: 20000 tokens > 16384 maximum';

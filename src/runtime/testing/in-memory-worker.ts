@@ -1,9 +1,9 @@
 // A stand-in for the embedded runtime's Web Worker in Node tests: the real worker host behind structured-clone
 // message passing, optionally dropping some messages to play a worker stuck in a command.
 
-import { createEmbeddedHost } from '../embedded-host';
-import type { FromWorker, ToWorker } from '../embedded-protocol';
-import type { WorkerLike } from '../embedded-client';
+import { createEmbeddedHost } from '../embedded/host';
+import type { FromWorker, ToWorker } from '../embedded/protocol';
+import type { WorkerLike } from '../embedded/client';
 
 /** A WorkerLike running the worker host in this process; `ignore` drops matching requests (never answered). */
 export function createInMemoryWorker(ignore: (message: ToWorker) => boolean = () => false): WorkerLike & { terminated: boolean } {

@@ -1,4 +1,4 @@
-// The behaviour every Runtime must show, as one Vitest suite run against each implementation (embedded.test.ts,
+// The behaviour every Runtime must show, as one Vitest suite run against each implementation (embedded/in-process.test.ts,
 // webcontainer.test.ts), so the tools can rely on it whichever sandbox the page booted.
 
 import { unzipSync } from 'fflate';

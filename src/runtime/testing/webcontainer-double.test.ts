@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { WcProcess } from '../webcontainer-like';
+import type { WcProcess } from '../webcontainer/webcontainer-like';
 import { createWebContainerApiDouble, createWebContainerDouble, type WebContainerDouble } from './webcontainer-double';
 
 const doubles: WebContainerDouble[] = [];

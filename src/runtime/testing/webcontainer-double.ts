@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { minimatch } from 'minimatch';
-import type { WcDirEnt, WcFileSystem, WcFileSystemTree, WcProcess, WcSpawnOptions, WebContainerLike } from '../webcontainer-like';
+import type { WcDirEnt, WcFileSystem, WcFileSystemTree, WcProcess, WcSpawnOptions, WebContainerLike } from '../webcontainer/webcontainer-like';
 import { startInteractiveJsh, startJshScript, type JshContext, type JshDouble } from './jsh-double';
 import { shellQuote, startPtyProcess, type PtySize } from './pty-process';
 import { ABSOLUTE_CWD_IS_WORKDIR_RELATIVE, KILLED_EXIT_CODE } from './webcontainer-guesses';

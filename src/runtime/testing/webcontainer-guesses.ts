@@ -16,7 +16,7 @@
 //   while another is pending waits for it, a second instance throws "Only a single WebContainer instance can be
 //   booted".
 
-import { jshOscSequence } from '../jsh-osc';
+import { jshOscSequence } from '../webcontainer/jsh/osc';
 
 // ---- jsh --osc: the OSC 654 protocol (sequences from bolt.new/bolt.diy/Chef/TutorialKit; their timing guessed) ----
 

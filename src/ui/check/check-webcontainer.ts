@@ -1,8 +1,8 @@
 // The manual WebContainer check page (check-webcontainer.html; `npm run check:webcontainer` opens it): one button
 // runs every check against the real WebContainer, the page reloads itself once for the reload check, and the report
 // can be copied. Plain DOM: this page is a tool for a person, not part of the app.
-import { formatReport, type CheckResult } from '../../app/webcontainer-check-runner';
-import { runReloadCheck, runWebContainerChecks } from '../../app/webcontainer-check-page';
+import { formatReport, type CheckResult } from '../../app/boot/webcontainer-check/runner';
+import { runReloadCheck, runWebContainerChecks } from '../../app/boot/webcontainer-check/page';
 
 const STORAGE_KEY = 'conch.webcontainer-check';
 

@@ -1,10 +1,10 @@
 // One repo import at a time, from the file input, the folder picker or a drop anywhere on the page: reading the
 // file, progress in files and bytes, cancel, and a message for each outcome. The workspace is only replaced when
 // every check passed (the store refuses a bad zip before anything is written).
-import type { SessionLibrary } from '../../app/session-library.svelte';
-import { describeSkipped, isCancel } from '../../app/import-outcome';
+import type { SessionLibrary } from '../../app/library/library.svelte';
+import { describeSkipped, isCancel } from '../../app/workspace/import-outcome';
 import type { Toasts } from '../../app/toasts.svelte';
-import type { RepoSource } from '../../app/workspace-io';
+import type { RepoSource } from '../../app/workspace/workspace-io';
 import { errorText } from '../../app/error-text';
 
 export type ImportPhase = 'idle' | 'reading' | 'importing' | 'done' | 'failed' | 'cancelled';

@@ -1,0 +1,92 @@
+// What the model is told about its world: the sandbox as it really is, the tools it has, the date, then the
+// project's own instructions (AGENTS.md or CLAUDE.md) and the person's.
+import { isCodingToolName, toolTraits, type CodingToolName } from '../../tools/catalog';
+
+export type PromptTool = { name: string; description: string };
+
+export type SystemPromptInput = {
+  runtimeKind: 'webcontainer' | 'embedded';
+  workdir: string;
+  /** A short listing of the workspace root (names; folders end with '/'), possibly truncated. */
+  listing: string[];
+  tools: PromptTool[];
+  date: Date;
+  /** Contents of AGENTS.md (or CLAUDE.md) from the workspace root, when present. */
+  agentsMd?: { fileName: string; content: string };
+  customInstructions?: string;
+};
+
+const MAX_LISTING = 60;
+const MAX_AGENTS_MD = 20_000;
+
+const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
+  read: 'Read a file before editing it; use offset and limit for long files instead of reading everything.',
+  edit: 'Prefer edit for small changes to existing files; oldText must match the file exactly and be unique.',
+  write: 'Use write for new files or complete rewrites only.',
+  bash: 'Use bash to run commands; keep them non-interactive and short-lived, and check exit codes.',
+  grep: 'Use grep to search file contents instead of reading files one by one.',
+  find: 'Use find to locate files by name pattern.',
+  ls: 'Use ls to look at a folder.',
+};
+
+function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string): string {
+  if (kind === 'webcontainer') {
+    return [
+      `You work inside a WebContainer: a Node.js environment running in the person's browser tab. The workspace is ${workdir}.`,
+      'Node.js and npm are available (npm install, npm run, node scripts, dev servers). The shell is jsh, a small bash-like shell:',
+      'simple commands joined by &&, ||, ;, | with redirects work; it is reported to lack printf, sleep, loops and variable assignment, so script with node -e instead.',
+      'Native binaries, Python and system package managers are not available. Network access is limited to what the browser allows.',
+      'There is no git: jsh does not provide one, so do not run git commands; to see what changed, compare files or ask the person to look at the Changes tab.',
+    ].join('\n');
+  }
+  return [
+    `You work inside an embedded sandbox: a simulated bash shell with an in-memory file system, running in the person's browser tab. The workspace is ${workdir}.`,
+    '`node` runs JavaScript and TypeScript (types stripped) in a sandboxed engine (QuickJS, slower than real Node): `node file.js`, `node -e`/`-p`, CommonJS and ES modules, packages already in node_modules, fs over the workspace, and tests with `node --test` (node:test, assert).',
+    '`npm` works: npm install (no arguments, package names, -D), npm ci, npm uninstall, npm run <script>, npm test, npm start, and npx for bins already installed in node_modules/.bin. Packages come from the npm registry set in settings (a cache keeps them for offline use); lifecycle scripts (postinstall and the like) are NOT run, and packages that need a native build (node-gyp) cannot be installed. node_modules is not kept in saved sessions: the first npm or node command after a reload reinstalls it from package-lock.json.',
+    'There is no python, and no network besides npm\'s registry: no server can listen (http, net and child_process are unavailable), and native modules do not load. The other commands are the shell\'s built-ins (ls, cat, grep, sed, awk, find, head, tail, wc, sort, echo, mkdir, rm, mv, cp and similar), plus git.',
+    'git works locally: init, status, add, rm, commit, diff (--cached, --stat), log (--oneline, -p), show, branch, switch/checkout, restore, reset, stash, merge, tag. clone, fetch, pull and push do not (no network). When the workspace was imported, its first commit is the imported files, so `git diff` shows every change made since the import.',
+    'Do not try to run a dev server or a package that needs native code; say so plainly if the task needs one.',
+  ].join('\n');
+}
+
+function describeListing(listing: string[]): string {
+  if (listing.length === 0) return 'The workspace is empty.';
+  const shown = listing.slice(0, MAX_LISTING);
+  const more = listing.length > MAX_LISTING ? `\n… and ${listing.length - MAX_LISTING} more entries` : '';
+  return `Workspace root:\n${shown.map((name) => `- ${name}`).join('\n')}${more}`;
+}
+
+function describeTools(tools: PromptTool[]): string {
+  if (tools.length === 0) return 'You have no tools in this session: answer from the conversation only.';
+  const lines = tools.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`);
+  const guidelines = tools.flatMap((t) => (isCodingToolName(t.name) ? [TOOL_GUIDELINES[t.name]] : []));
+  const hasWriting = tools.some((t) => !toolTraits(t.name).readOnly);
+  if (!hasWriting) guidelines.push('You can only look, not change: describe the changes you would make.');
+  return `Tools available:\n${lines.join('\n')}\n\nGuidelines:\n${guidelines.map((g) => `- ${g}`).join('\n')}`;
+}
+
+function isoDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The system prompt for one request, assembled in a fixed order so the model always finds things in the same place. */
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const sections = [
+    'You are Conch, a coding agent working in the person\'s browser. You read, change and run code in a sandbox on their behalf. Be concise; show what you did and what you found.',
+    describeSandbox(input.runtimeKind, input.workdir),
+    describeListing(input.listing),
+    describeTools(input.tools),
+    `Today's date: ${isoDay(input.date)}.`,
+  ];
+  if (input.agentsMd && input.agentsMd.content.trim() !== '') {
+    const content = input.agentsMd.content.length > MAX_AGENTS_MD
+      ? `${input.agentsMd.content.slice(0, MAX_AGENTS_MD)}\n… (truncated; read ${input.agentsMd.fileName} for the rest)`
+      : input.agentsMd.content;
+    sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${content.trim()}`);
+  }
+  if (input.customInstructions && input.customInstructions.trim() !== '') {
+    sections.push(`The person's own instructions:\n${input.customInstructions.trim()}`);
+  }
+  return sections.join('\n\n');
+}

@@ -1,0 +1,474 @@
+// One session: the agent loop, the workspace and its tools, the person's settings, and everything the transcript
+// shows while the agent works (queued messages, approvals, tokens and cost; the streaming reply, tool cards and the
+// agent's command log in AgentActivity).
+// Components render this state and call its methods; persistence subscribes to its events. The transcript holds
+// what the loop delivered, in the loop's order (a prompt waiting for the loop to take it is shown as pending).
+// The model is sent a view of it: after a compaction, the summary and the messages kept (compaction/).
+import type { AgentTool } from '../../agent/types';
+import { errorText, messageText, titleFromPrompt } from '../../ai/messages';
+import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, UserMessage } from '../../ai/types';
+import type { Runtime } from '../../runtime/types';
+import { Workspace } from '../../runtime/workspace/workspace';
+import { AgentActivity, type ReplyProgress } from './agent-activity.svelte';
+import { loadAgentLoop, runAgent } from './agent-run';
+import type { AgentCommand } from '../terminal/agent-commands';
+import { ApprovalQueue, type PendingApproval } from '../policy/approval-queue.svelte';
+import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from '../policy/policy';
+import { activeToolsFor, streamOptionsFor } from './run-options';
+import type { Settings } from '../settings/settings';
+import type { ToolCardMap } from './tool-card-map.svelte';
+import type { ToolCardState } from './tool-cards.svelte';
+import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
+import { parseCompactCommand } from '../compaction/compact-command';
+import { compactionSettingsOf } from '../compaction/long-session-settings';
+import { SessionCompaction } from '../compaction/session-compaction.svelte';
+import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
+import { sessionTotals, type SessionTotals } from './totals';
+
+export type { SessionTotals };
+export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
+
+/**
+ * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
+ * after the message before its `atSeq`); a run ended.
+ */
+export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
+
+export type { ReplyProgress };
+
+export type SessionControllerOptions = {
+  id?: string;
+  title?: string;
+  /** When the session was started (ms since epoch); defaults to now. */
+  createdAt?: number;
+  /** The sandbox the session works in (a bare runtime is taken as its one Workspace). */
+  workspace: Runtime | Workspace;
+  /** All the coding tools for this workspace; the settings choose which are active. */
+  tools: AgentTool[];
+  getSettings(): Settings;
+  /** The model for the current settings; throws a message for the person when none can be used. */
+  resolveModel(settings: Settings): Model;
+  streamFn: StreamFn;
+  /** Earlier transcript (a restored or imported session). */
+  messages?: Message[];
+  /** Its compactions, in the order made. */
+  compactions?: CompactionEntry[];
+  now?: () => Date;
+  /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
+  scheduleUpdate?: (fn: () => void) => void;
+};
+
+let sessionCounter = 0;
+const newSessionId = () => `s-${Date.now().toString(36)}-${(++sessionCounter).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+function defaultScheduler(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => fn());
+  else setTimeout(fn, 16);
+}
+
+/** The session the person is working in. */
+export class SessionController {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly workspace: Workspace;
+  title = $state('New session');
+  /** Completed messages as the loop delivered them, in order. */
+  messages = $state.raw<Message[]>([]);
+  /** Prompts sent that the loop has not taken yet (it starts once the system prompt is built): shown as sent. */
+  pending = $state.raw<UserMessage[]>([]);
+  /** Messages typed while the agent runs, delivered after the current tool batch. */
+  queued = $state.raw<UserMessage[]>([]);
+  running = $state(false);
+  /** The composer's text, kept here so it survives switching sessions. */
+  draft = $state('');
+  /** A problem starting a run (no model, no key), shown above the composer. */
+  startError = $state<string | null>(null);
+  /** The person stopped the last run: it can Continue. */
+  stopped = $state(false);
+  /** Compactions, the context meter's count, and the compaction in progress. */
+  readonly compaction: SessionCompaction;
+
+  private readonly options: SessionControllerOptions;
+  private readonly policy: ToolPolicy;
+  private readonly approvalQueue = new ApprovalQueue();
+  private readonly activity: AgentActivity;
+  private readonly listeners = new Set<(event: SessionEvent) => void>();
+  private abortController: AbortController | null = null;
+  private runPromise: Promise<void> | null = null;
+
+  constructor(options: SessionControllerOptions) {
+    this.options = options;
+    this.id = options.id ?? newSessionId();
+    this.createdAt = options.createdAt ?? Date.now();
+    this.workspace = Workspace.of(options.workspace);
+    this.activity = new AgentActivity(options.scheduleUpdate ?? defaultScheduler, (message) => this.messageEnded(message));
+    if (options.title) this.title = options.title;
+    this.compaction = new SessionCompaction(
+      options.compactions ?? [],
+      () => this.messages.length,
+      (compaction) => this.emit({ type: 'compaction', compaction }),
+    );
+    if (options.messages) this.loadMessages(options.messages);
+    this.policy = new ToolPolicy({
+      workdir: this.workspace,
+      getSettings: () => options.getSettings(),
+      ask: (question, signal) => this.ask(question, signal),
+    });
+  }
+
+  /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */
+  subscribe(listener: (event: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Hears the reply being streamed as it grows (many times a second; keep it cheap); returns the unsubscribe. */
+  watchReply(listener: ReplyProgress): () => void {
+    return this.activity.watchReply(listener);
+  }
+
+  /** The assistant message being streamed, updated at most once per frame. */
+  get streaming(): AssistantMessage | null {
+    return this.activity.streaming;
+  }
+
+  /** "Retrying in N s" while the provider request is being retried. */
+  get retryNotice(): string | null {
+    return this.activity.retryNotice;
+  }
+
+  /** A card per tool call of the transcript and of the run. */
+  get cards(): ToolCardMap {
+    return this.activity.cards;
+  }
+
+  /** The transcript as shown: the delivered messages, then prompts on their way to the loop. */
+  get transcript(): Message[] {
+    return this.pending.length === 0 ? this.messages : [...this.messages, ...this.pending];
+  }
+
+  /** Token and cost totals of this session's assistant messages and its compactions' summary calls. */
+  get totals(): SessionTotals {
+    return sessionTotals(this.messages, this.compaction.usage);
+  }
+
+  /** Tokens the model's context would take on the next request (the context meter). */
+  get contextTokens(): number {
+    return this.compaction.contextTokens(this.messages);
+  }
+
+  /**
+   * The run was stopped, or the page closed while a reply streamed: Continue goes on from there. Not after a provider
+   * error, which has Retry instead.
+   */
+  get canContinue(): boolean {
+    return canContinueFrom(this.messages, this.running, this.stopped);
+  }
+
+  /** The last message when it is a provider error the person can retry. */
+  get failedMessage(): AssistantMessage | null {
+    return failedReply(this.messages, this.running);
+  }
+
+  /** The failed last reply is a context overflow the automatic compaction could not cure: offer to compact harder. */
+  get overflowed(): boolean {
+    return overflowedReply(this.messages, this.running);
+  }
+
+  /** Questions about tool calls waiting for the person's answer. */
+  get approvals(): PendingApproval[] {
+    return this.approvalQueue.pending;
+  }
+
+  /** The agent's bash commands, for the Terminal's agent view. */
+  get agentCommands(): AgentCommand[] {
+    return this.activity.commandLog.commands;
+  }
+
+  /** Tools the person allowed for the rest of this session. */
+  get alwaysAllowedTools(): string[] {
+    return this.policy.alwaysAllowedTools;
+  }
+
+  card(toolCallId: string): ToolCardState | undefined {
+    return this.cards.get(toolCallId);
+  }
+
+  /** Replaces the transcript (restore or import); tool cards are rebuilt from the messages. */
+  loadMessages(messages: Message[]): void {
+    this.messages = [...messages];
+    this.activity.rebuild(messages);
+  }
+
+  /**
+   * Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. `/compact [focus]`
+   * compacts the context instead.
+   */
+  send(text: string, images: ImageContent[] = []): void {
+    const trimmed = text.trim();
+    if (trimmed === '' && images.length === 0) return;
+    const command = images.length === 0 ? parseCompactCommand(trimmed) : null;
+    if (command) {
+      this.compact(command);
+      return;
+    }
+    const content: UserMessage['content'] =
+      images.length === 0 ? trimmed : [...(trimmed ? [{ type: 'text' as const, text: trimmed }] : []), ...images];
+    const message: UserMessage = { role: 'user', content, timestamp: Date.now() };
+    if (this.running) {
+      this.queued = [...this.queued, message];
+      return;
+    }
+    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed) || (trimmed ? 'New session' : 'Image');
+    this.start([message]);
+  }
+
+  /** Stops the run: the stream is cancelled and every pending tool call gets an aborted result. */
+  abort(): void {
+    this.abortController?.abort();
+  }
+
+  /**
+   * Sends the failed request again. The transcript stays append-only: the error stays visible, but the model is
+   * not shown it (see isResendable), so the conversation continues from just before it.
+   */
+  retry(): void {
+    if (!this.failedMessage || this.running) return;
+    this.start([]);
+  }
+
+  /**
+   * Goes on after a Stop or an interrupted reply: the model sees the transcript as it is (the partial reply closed as
+   * aborted, its tool calls with aborted results). A view that would end with the model's own words gets a short
+   * "continue" request, since providers expect the person (or a tool result) to speak last.
+   */
+  continue(): void {
+    if (!this.canContinue) return;
+    const view = this.compaction.view(this.messages);
+    const last = view.messages[view.messages.length - 1];
+    this.start(last?.role === 'assistant' ? [{ role: 'user', content: CONTINUE_PROMPT, timestamp: Date.now() }] : []);
+  }
+
+  /**
+   * Compacts the context now (`/compact [focus]`, "Compact now"); `harder` keeps less of the recent part and, after a
+   * context overflow, sends the failed request again. Messages sent meanwhile are queued and delivered after it;
+   * Esc or Stop cancels it and changes nothing.
+   */
+  compact(options: { focus?: string; harder?: boolean } = {}): void {
+    if (this.running) {
+      this.compaction.notice = this.compaction.active
+        ? 'The context is being compacted already.'
+        : 'The agent is working. Compact once it has finished, or stop it first.';
+      return;
+    }
+    const chosen = this.chooseModel();
+    if (!chosen) return;
+    const { settings, model } = chosen;
+    const retryAfter = options.harder === true && this.failedMessage !== null;
+    const controller = new AbortController();
+    this.begin(controller);
+    this.runPromise = this.compactNow(settings, model, options, controller).then(
+      (ok) => this.finish(controller, [], ok && retryAfter && !controller.signal.aborted),
+      () => this.finish(controller, [], false),
+    );
+  }
+
+  /** Counts the system prompt and tool schemas in the context meter before the first run (the workspace is in). */
+  async measurePrompt(): Promise<void> {
+    const settings = this.options.getSettings();
+    const tools = this.activeTools(settings);
+    try {
+      this.compaction.rememberPrompt(await this.systemPrompt(tools, settings), tools);
+    } catch {
+      // The meter then counts the messages only, until the first run measures the prompt.
+    }
+  }
+
+  /** Removes a queued message before it is delivered. */
+  unqueue(index: number): void {
+    this.queued = this.queued.filter((_, i) => i !== index);
+  }
+
+  answerApproval(questionId: string, answer: ApprovalAnswer): void {
+    this.approvalQueue.answer(questionId, answer);
+  }
+
+  /** Resolves when the current run (if any) has ended. */
+  async idle(): Promise<void> {
+    while (this.runPromise) await this.runPromise;
+  }
+
+  dispose(): void {
+    this.abort();
+  }
+
+  private start(prompts: UserMessage[]): void {
+    const chosen = this.chooseModel();
+    if (!chosen) {
+      // No run, so no loop to deliver them: keep what the person typed in the transcript so it is not lost; the
+      // next send continues from here.
+      for (const p of prompts) this.append(p);
+      return;
+    }
+    const { settings, model } = chosen;
+    const controller = new AbortController();
+    this.stopped = false;
+    this.begin(controller);
+    this.pending = [...this.pending, ...prompts];
+    this.runPromise = this.run(prompts, settings, model, controller).finally(() => {
+      this.stopped = controller.signal.aborted;
+      this.finish(controller, prompts, false);
+    });
+  }
+
+  /** The settings and their model for a run; null (with the reason shown above the composer) when none can be used. */
+  private chooseModel(): { settings: Settings; model: Model } | null {
+    this.startError = null;
+    const settings = this.options.getSettings();
+    try {
+      return { settings, model: this.options.resolveModel(settings) };
+    } catch (error) {
+      this.startError = errorText(error);
+      return null;
+    }
+  }
+
+  private begin(controller: AbortController): void {
+    this.abortController = controller;
+    this.running = true;
+  }
+
+  /** A run (or a compaction) ended: queued messages are delivered, or go back to the composer after a Stop. */
+  private finish(controller: AbortController, prompts: UserMessage[], thenRetry: boolean): void {
+    this.running = false;
+    this.abortController = null;
+    this.runPromise = null;
+    this.keepUndelivered(prompts);
+    this.emit({ type: 'run-end' });
+    if (this.queued.length === 0) {
+      if (thenRetry) this.retry();
+      return;
+    }
+    if (controller.signal.aborted) {
+      // The person stopped the run: what they queued goes back to the composer instead of starting a new run.
+      const texts = this.queued.map((m) => messageText(m, { separator: '' }));
+      this.queued = [];
+      this.draft = [...texts, this.draft].filter((t) => t.trim() !== '').join('\n\n');
+    } else {
+      // A message queued after the last tool batch (or during a compaction) still gets delivered.
+      const next = this.queued;
+      this.queued = [];
+      this.start(next);
+    }
+  }
+
+  /** The person's compaction; resolves whether it succeeded. Never rejects. */
+  private async compactNow(
+    settings: Settings,
+    model: Model,
+    options: { focus?: string; harder?: boolean },
+    controller: AbortController,
+  ): Promise<boolean> {
+    const tools = this.activeTools(settings);
+    const call = this.systemPrompt(tools, settings).then((systemPrompt) => ({
+      model,
+      streamFn: this.options.streamFn,
+      streamOptions: this.streamOptions(settings, model),
+      settings: compactionSettingsOf(settings.compaction),
+      systemPrompt,
+      tools,
+    }));
+    const outcome = await this.compaction.compact(this.messages, call, { ...options, signal: controller.signal });
+    return outcome.ok;
+  }
+
+  private activeTools(settings: Settings): AgentTool[] {
+    return activeToolsFor(this.options.tools, settings);
+  }
+
+  private systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
+    return workspaceSystemPrompt(this.workspace, tools, settings.customInstructions, this.options.now?.() ?? new Date());
+  }
+
+  private streamOptions(settings: Settings, model: Model): Omit<StreamOptions, 'signal'> {
+    return streamOptionsFor(settings, model, (notice) => (this.activity.retryNotice = notice));
+  }
+
+  private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
+    const tools = this.activeTools(settings);
+    let systemPrompt: string;
+    try {
+      systemPrompt = await this.systemPrompt(tools, settings);
+      await loadAgentLoop(); // a chunk that cannot be fetched (offline on a first visit) is a start failure
+    } catch (error) {
+      this.startError = `The agent could not start: ${errorText(error)}`;
+      return;
+    }
+    // Built before the prompts join the transcript: the view's next seq is theirs.
+    const view = this.compaction.view(this.messages);
+    const streamOptions = this.streamOptions(settings, model);
+    const { streamFn } = this.options;
+    const guard = this.compaction.guard(view, {
+      model,
+      streamFn,
+      streamOptions,
+      settings: compactionSettingsOf(settings.compaction),
+      maxOutputTokens: streamOptions.maxTokens,
+      systemPrompt,
+      tools,
+    });
+    try {
+      await runAgent({
+        prompts,
+        context: { systemPrompt, messages: view.messages, tools },
+        config: { model, streamFn, streamOptions, beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal) },
+        policy: this.policy,
+        activity: this.activity,
+        takeQueued: () => {
+          const delivered = this.queued;
+          this.queued = [];
+          return delivered;
+        },
+        signal: controller.signal,
+      });
+    } catch (error) {
+      this.startError = `The agent stopped unexpectedly: ${errorText(error)}`;
+    } finally {
+      this.activity.runEnded();
+    }
+  }
+
+  /** Prompts the loop never took (it could not start) stay in the transcript, so nothing the person typed is lost. */
+  private keepUndelivered(prompts: UserMessage[]): void {
+    const left = prompts.filter((p) => this.pending.includes(p));
+    if (left.length === 0) return;
+    this.pending = this.pending.filter((p) => !left.includes(p));
+    for (const p of left) this.append(p);
+  }
+
+  /** A message the loop completed: a prompt it took leaves the pending and queued lists as it joins the transcript. */
+  private messageEnded(message: Message): void {
+    if (message.role === 'user') {
+      this.pending = this.pending.filter((p) => p !== message);
+      this.queued = this.queued.filter((q) => q !== message);
+    }
+    this.append(message);
+  }
+
+  /** Adds a message to the transcript and tells the subscribers. */
+  private append(message: Message): void {
+    this.messages = [...this.messages, message];
+    this.emit({ type: 'message', message });
+    this.compaction.caughtUp();
+  }
+
+  private emit(event: SessionEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  private ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer> {
+    const card = this.cards.cardFor(question.toolCallId, question.toolName);
+    card.awaitingApproval = true;
+    return this.approvalQueue.ask(question, signal, () => (card.awaitingApproval = false));
+  }
+}

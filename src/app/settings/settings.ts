@@ -1,0 +1,154 @@
+// The person's settings: what they chose, with defaults for a first visit. Persisted in the `settings` store;
+// the API keys live only there and in provider requests.
+import { defaultModelFor } from '../../ai/models';
+import { isProviderId, PROVIDER_IDS, type ProviderId } from '../../ai/provider-id';
+import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../../tools/catalog';
+import { DEFAULT_REGISTRY } from '../../runtime/embedded/npm/environment';
+import {
+  defaultCompactionPreferences,
+  parseCompactionPreferences,
+  parseModelLimits,
+  type CompactionPreferences,
+  type ModelLimitsMap,
+  type ReportedLimits,
+} from '../compaction/long-session-settings';
+
+export { PROVIDER_IDS, isCodingToolName };
+export type { CodingToolName, ProviderId, ReportedLimits };
+export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
+export type ApprovalMode = 'auto' | 'ask' | 'read-only';
+export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
+export type Theme = 'system' | 'light' | 'dark';
+
+/** The tools a person can switch on, in the catalog's order. */
+export const ALL_TOOLS = CODING_TOOL_NAMES;
+
+export type Settings = {
+  provider: ProviderId;
+  /** Preset id for openai-compatible endpoints (e.g. a local server); '' when typed by hand. */
+  preset: string;
+  apiKey: string;
+  /** Empty means the provider's own endpoint. */
+  baseUrl: string;
+  modelId: string;
+  thinking: ThinkingLevel;
+  /** 0 means the model's own maximum. */
+  maxTokens: number;
+  approvalMode: ApprovalMode;
+  protectedPaths: string[];
+  activeTools: CodingToolName[];
+  runtimePreference: RuntimePreference;
+  theme: Theme;
+  customInstructions: string;
+  /** Where the embedded runtime's npm installs from (a mirror must allow this page: CORS). */
+  npmRegistry: string;
+  /** Set once the person has finished the first-visit welcome. */
+  onboarded: boolean;
+  /**
+   * The base URL, model and key last used with each other provider (key: the provider id, or
+   * `openai-compatible/<preset>`), so switching back brings them back instead of the defaults.
+   */
+  remembered: Record<string, ProviderChoice>;
+  /** The limits the provider's own model list reported for `modelId` (Anthropic, Gemini, OpenRouter list them). */
+  reportedLimits: ReportedLimits | null;
+  /** Context window and output limit per model, where the person set them (long-session-settings.ts). */
+  modelLimits: ModelLimitsMap;
+  /** When the context is compacted (long-session-settings.ts). */
+  compaction: CompactionPreferences;
+};
+
+/** What the person had for one provider (or preset) before switching away. */
+export type ProviderChoice = { baseUrl: string; modelId: string; apiKey: string; /** openai-compatible only */ preset?: string };
+
+/** The default model id of a provider: the catalog's, never a deprecated one ('' for custom endpoints). */
+export function defaultModelId(provider: ProviderId): string {
+  return defaultModelFor(provider)?.id ?? '';
+}
+
+/** A fresh copy of the defaults for a first visit. */
+export function defaultSettings(): Settings {
+  return {
+    provider: 'anthropic',
+    preset: '',
+    apiKey: '',
+    baseUrl: '',
+    modelId: defaultModelId('anthropic'),
+    thinking: 'off',
+    maxTokens: 0,
+    approvalMode: 'auto',
+    protectedPaths: ['.git/**', '.env*'],
+    activeTools: [...DEFAULT_ACTIVE_TOOLS],
+    runtimePreference: 'auto',
+    theme: 'system',
+    customInstructions: '',
+    npmRegistry: DEFAULT_REGISTRY,
+    onboarded: false,
+    remembered: {},
+    reportedLimits: null,
+    modelLimits: {},
+    compaction: defaultCompactionPreferences(),
+  };
+}
+
+/**
+ * Conch's first default model, written into every settings record saved before the catalog named its own default.
+ * It reached end of life on 2026-11-30; a record from that time still holding it (and nothing remembered per
+ * provider, which came with the change) was most likely never chosen, so it moves to the current default.
+ */
+const LEGACY_DEFAULT_MODEL = 'claude-sonnet-4-5';
+
+const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
+  typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+const stringList = (value: unknown, fallback: string[]): string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string') ? [...value] : [...fallback];
+
+/** Settings read back from storage (or anywhere untrusted): every field checked, unknown or broken ones defaulted. */
+export function parseSettings(raw: unknown): Settings {
+  const d = defaultSettings();
+  if (typeof raw !== 'object' || raw === null) return d;
+  const r = raw as Record<string, unknown>;
+  const maxTokens = typeof r.maxTokens === 'number' && Number.isFinite(r.maxTokens) && r.maxTokens >= 0 ? Math.floor(r.maxTokens) : d.maxTokens;
+  const provider = isProviderId(r.provider) ? r.provider : d.provider;
+  const legacyDefault = provider === 'anthropic' && r.modelId === LEGACY_DEFAULT_MODEL && r.remembered === undefined;
+  return {
+    provider,
+    preset: stringOr(r.preset, d.preset),
+    apiKey: stringOr(r.apiKey, d.apiKey),
+    baseUrl: stringOr(r.baseUrl, d.baseUrl),
+    modelId: legacyDefault ? d.modelId : stringOr(r.modelId, d.modelId),
+    thinking: oneOf(r.thinking, ['off', 'low', 'medium', 'high'] as const, d.thinking),
+    maxTokens,
+    approvalMode: oneOf(r.approvalMode, ['auto', 'ask', 'read-only'] as const, d.approvalMode),
+    protectedPaths: stringList(r.protectedPaths, d.protectedPaths),
+    activeTools: stringList(r.activeTools, d.activeTools).filter(isCodingToolName),
+    runtimePreference: oneOf(r.runtimePreference, ['auto', 'webcontainer', 'embedded'] as const, d.runtimePreference),
+    theme: oneOf(r.theme, ['system', 'light', 'dark'] as const, d.theme),
+    customInstructions: stringOr(r.customInstructions, d.customInstructions),
+    npmRegistry: typeof r.npmRegistry === 'string' && r.npmRegistry.trim() !== '' ? r.npmRegistry.trim() : d.npmRegistry,
+    onboarded: r.onboarded === true,
+    remembered: parseRemembered(r.remembered),
+    reportedLimits: parseLimits(r.reportedLimits),
+    modelLimits: parseModelLimits(r.modelLimits),
+    compaction: parseCompactionPreferences(r.compaction),
+  };
+}
+
+function parseRemembered(value: unknown): Record<string, ProviderChoice> {
+  if (typeof value !== 'object' || value === null) return {};
+  const out: Record<string, ProviderChoice> = {};
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof raw !== 'object' || raw === null) continue;
+    const c = raw as Record<string, unknown>;
+    out[key] = { baseUrl: stringOr(c.baseUrl, ''), modelId: stringOr(c.modelId, ''), apiKey: stringOr(c.apiKey, ''), ...(typeof c.preset === 'string' ? { preset: c.preset } : {}) };
+  }
+  return out;
+}
+
+function parseLimits(value: unknown): ReportedLimits | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const positive = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n > 0;
+  if (typeof v.modelId !== 'string' || !positive(v.contextWindow) || !positive(v.maxTokens)) return null;
+  return { modelId: v.modelId, contextWindow: Math.floor(v.contextWindow as number), maxTokens: Math.floor(v.maxTokens as number) };
+}

@@ -1,0 +1,23 @@
+// A session's imported baseline as the sandbox's git needs it (Runtime.setBaseline): its name, and its files read
+// from the store only when git first runs, so opening a session or importing a big repo costs nothing more.
+import type { WorkspaceBaseline } from '../../runtime/types';
+import { filesOfTree, unzipToMap, type SessionRecord, type SessionStore } from '../../store';
+
+/** The baseline of stored session `record` for Runtime.setBaseline; null when the session started empty. */
+export function sessionBaseline(
+  store: Pick<SessionStore, 'loadStoredSnapshot' | 'objects'>,
+  record: Pick<SessionRecord, 'id' | 'title' | 'baselineId' | 'baselineName'>,
+): WorkspaceBaseline | null {
+  if (!record.baselineId) return null;
+  return {
+    // A session imported from a shared file does not know the zip's name; its title stands in.
+    name: record.baselineName || record.title || 'the workspace',
+    files: async () => {
+      const stored = await store.loadStoredSnapshot(record.id, 'baseline');
+      if (!stored) throw new Error('the imported files are no longer stored in this browser');
+      // Read from the tree's files directly: no zip built only to be unpacked again.
+      const files = 'tree' in stored ? (await filesOfTree(store.objects, stored.tree)).files : await unzipToMap(stored.zip);
+      return Array.from(files, ([path, data]) => ({ path, data }));
+    },
+  };
+}

@@ -1,0 +1,406 @@
+// The embedded runtime as the page sees it: every Runtime method proxied to a Web Worker hosting just-bash, so a
+// long command never freezes the tab. Stop requests reach even a tight loop through a shared stop table (when the
+// page is cross-origin isolated). A command that still does not stop within STOP_GRACE_MS is ended the hard way:
+// the worker is terminated and a new one is refilled from the page's rollback copy (files come back as they were
+// before that command; the shell directory resets to the workdir) and the result says so. The copy costs what
+// changed: before a command, only the paths changed since the last one are read back.
+
+import type { EmbeddedRuntimeOptions } from './in-process';
+import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './protocol';
+import { appendNote, stopNote } from '../exec/notes';
+import { relativeTo, resolvePath } from '../paths';
+import { RollbackCopy } from './rollback-copy';
+import type { ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
+import type { CopiedEntry } from '../workspace/scan';
+import type { NpmHostCall } from './protocol';
+
+/** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
+export interface WorkerLike {
+  postMessage(message: ToWorker, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: { data: FromWorker }) => void): void;
+  addEventListener(type: 'error', listener: (event: { message?: string }) => void): void;
+  terminate(): void;
+}
+
+export type EmbeddedWorkerOptions = EmbeddedRuntimeOptions & {
+  /** Default: Vite's module worker for worker.ts. */
+  createWorker?: () => WorkerLike;
+  /** How long a command may take to end after a stop request before the worker is replaced. */
+  stopGraceMs?: number;
+};
+
+export const STOP_GRACE_MS = 3000;
+// How long after a command's own deadline the page steps in, should the worker not have stopped it.
+const WORKER_DEADLINE_MARGIN_MS = 250;
+
+type PackedFiles = { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer };
+
+/** The files end to end in one buffer (file i ends at ends[i]), ready to be transferred. */
+function packFiles(files: { path: string; data: Uint8Array }[]): PackedFiles {
+  const ends = new Uint32Array(files.length);
+  let total = 0;
+  for (let i = 0; i < files.length; i++) {
+    total += files[i].data.length;
+    if (total > 0xffffffff) throw new Error('These files are more than 4 GB together, too much for the sandbox.');
+    ends[i] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
+  return { paths: files.map((file) => file.path), ends, bytes: bytes.buffer };
+}
+
+const defaultWorker = (): WorkerLike =>
+  new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'conch-embedded-runtime' });
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; onOutput?: (chunk: string) => void };
+
+/** Starts the embedded runtime in a Web Worker and resolves once it is ready. */
+export async function createEmbeddedRuntimeInWorker(options: EmbeddedWorkerOptions = {}): Promise<Runtime> {
+  const client = new WorkerEmbeddedRuntime(options);
+  await client.start(options.files);
+  return client;
+}
+
+class WorkerEmbeddedRuntime implements Runtime {
+  readonly kind = 'embedded' as const;
+  workdir: string;
+  private worker: WorkerLike | undefined;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private readonly listeners = new Set<(paths: string[]) => void>();
+  private readonly stopTable: Int32Array | undefined;
+  /** Kept in the page: the worker asks for its files when git first needs them, and a new worker is told again. */
+  private baseline: WorkspaceBaseline | null = null;
+  private readonly rollback = new RollbackCopy();
+  /** Read-backs of changed paths for the rollback copy still on their way. */
+  private rollbackReads = 0;
+  private disposed = false;
+
+  constructor(private readonly options: EmbeddedWorkerOptions) {
+    this.workdir = options.workdir ?? '/home/project';
+    this.stopTable =
+      typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false
+        ? new Int32Array(new SharedArrayBuffer(STOP_SLOTS * Int32Array.BYTES_PER_ELEMENT))
+        : undefined;
+  }
+
+  async start(files: EmbeddedRuntimeOptions['files']): Promise<void> {
+    if (files) {
+      const encoder = new TextEncoder();
+      this.rollback.replace(Object.entries(files).map(([path, data]) => ({ path: this.relative(path) ?? path, data: typeof data === 'string' ? encoder.encode(data) : data })));
+    }
+    const worker = (this.options.createWorker ?? defaultWorker)();
+    this.worker = worker;
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.addEventListener('message', ({ data }) => {
+        if (this.worker !== worker) return; // a replaced worker's late messages
+        if (data.type === 'ready') {
+          this.workdir = data.workdir;
+          resolve();
+        } else if (data.type === 'init-failed') reject(new Error(`The embedded runtime could not start: ${data.message}`));
+        else this.receive(data);
+      });
+      worker.addEventListener('error', (event) => {
+        const error = new Error(`The embedded runtime's worker failed: ${event.message ?? 'unknown error'}. Reload the page.`);
+        reject(error);
+        this.failAll(error);
+      });
+    });
+    worker.postMessage({
+      type: 'init',
+      options: { files, workdir: this.options.workdir },
+      stopTable: this.stopTable?.buffer as SharedArrayBuffer | undefined,
+      npmHost: this.options.npm !== undefined,
+    });
+    await ready;
+    worker.postMessage({ type: 'watch', enabled: true });
+  }
+
+  readFile = (...args: MethodArgs<'readFile'>) => this.call('readFile', args);
+  readdir = (...args: MethodArgs<'readdir'>) => this.call('readdir', args);
+  stat = (...args: MethodArgs<'stat'>) => this.call('stat', args);
+  realpath = (...args: MethodArgs<'realpath'>) => this.call('realpath', args);
+  exportZip = (...args: MethodArgs<'exportZip'>) => this.call('exportZip', args);
+  search = (...args: MethodArgs<'search'>) => this.call('search', args);
+  scan = (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> => this.call('scan', [paths, options]);
+  flushChanges = (): Promise<void> => this.call('flushChanges', []);
+  writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args, [args[0]]);
+  mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args, [args[0]]);
+  rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args, [args[0]]);
+  rename = (...args: MethodArgs<'rename'>) => this.mutate('rename', args, [args[0], args[1]]);
+
+  async importZip(zip: Uint8Array): Promise<void> {
+    await this.call('importZip', [zip]);
+    this.rollback.replaceWithZip(zip);
+    await this.settle();
+  }
+
+  /** The files travel packed into one buffer that is transferred, not cloned: 20,000 small copies cost more. */
+  async importFiles(files: { path: string; data: Uint8Array }[]): Promise<void> {
+    const packed = packFiles(files);
+    await this.request((id) => this.post({ type: 'import-files', id, ...packed }, [packed.bytes]));
+    this.rollback.replace(files.map((file) => ({ path: this.relative(file.path) ?? file.path, data: file.data })));
+    await this.settle();
+  }
+
+  /** The changes travel like importFiles; the rollback copy takes them as given. */
+  async applyChanges(changes: WorkspaceChanges): Promise<void> {
+    await this.send(changes);
+    this.rollback.applied(changes);
+    await this.settle();
+  }
+
+  /** Each batch is packed and transferred as it is added, so the worker writes it while the page produces the next. */
+  beginImport(): StagedImport {
+    const stage = this.nextId++;
+    this.post({ type: 'stage-begin', stage });
+    let failure: Error | undefined;
+    let open = true;
+    const staged: WorkspaceFile[] = [];
+    return {
+      add: (files) => {
+        if (!open || failure) return;
+        try {
+          const packed = packFiles(files);
+          this.post({ type: 'stage-add', stage, ...packed }, [packed.bytes]);
+          for (const file of files) staged.push(file);
+        } catch (error) {
+          failure = error instanceof Error ? error : new Error(String(error));
+        }
+      },
+      commit: () => {
+        if (!open) return Promise.reject(new Error('This import was already committed or discarded; start the import again.'));
+        open = false;
+        if (failure) {
+          this.post({ type: 'stage-discard', stage });
+          return Promise.reject(failure);
+        }
+        return this.request((id) => this.post({ type: 'stage-commit', id, stage })).then(async () => {
+          this.rollback.replace(staged);
+          staged.length = 0;
+          await this.settle();
+        });
+      },
+      discard: () => {
+        if (!open) return;
+        open = false;
+        if (!this.disposed && this.worker) this.post({ type: 'stage-discard', stage });
+      },
+    };
+  }
+
+  async setBaseline(baseline: WorkspaceBaseline | null): Promise<void> {
+    this.baseline = baseline;
+    this.post({ type: 'baseline', name: baseline?.name ?? null });
+  }
+
+  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    if (opts.signal?.aborted) return { output: stopNote('abort', undefined), exitCode: null };
+    this.readBackChanged();
+    const id = this.nextId++;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    let stopReason: 'timeout' | 'abort' | undefined;
+    const result = new Promise<ExecResult>((resolve, reject) => {
+      this.pending.set(id, { resolve: (value) => resolve(value as ExecResult), reject, onOutput: opts.onOutput });
+    });
+    const requestStop = (reason: 'timeout' | 'abort'): void => {
+      if (stopReason) return;
+      stopReason = reason;
+      if (this.stopTable) Atomics.store(this.stopTable, id % STOP_SLOTS, id);
+      this.post({ type: 'abort', id });
+      const grace = this.options.stopGraceMs ?? STOP_GRACE_MS;
+      watchdog = setTimeout(() => void this.replaceWorker(id, reason, opts.timeoutMs), grace);
+    };
+    const onAbort = () => requestStop('abort');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // The worker enforces timeoutMs itself (and says "timed out"); this only starts the grace period if it cannot, a
+    // little later, so it never races the worker's own deadline and turns a timeout into an abort.
+    const timer = opts.timeoutMs !== undefined ? setTimeout(() => requestStop('timeout'), opts.timeoutMs + WORKER_DEADLINE_MARGIN_MS) : undefined;
+    this.post({ type: 'exec', id, command, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, stream: opts.onOutput !== undefined });
+    try {
+      return await result;
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(watchdog);
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  watch(listener: (paths: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.failAll(new Error('The embedded runtime was disposed.'));
+    this.listeners.clear();
+  }
+
+  private async mutate<M extends ForwardedMethod>(method: M, args: MethodArgs<M>, paths: string[]): Promise<MethodResult<M>> {
+    try {
+      return await this.call(method, args);
+    } finally {
+      this.rollback.markChanged(paths.map((path) => this.relative(path) ?? ''));
+    }
+  }
+
+  /** `path` relative to the workdir; undefined outside it. */
+  private relative(path: string): string | undefined {
+    return relativeTo(this.workdir, resolvePath(this.workdir, path));
+  }
+
+  /**
+   * Reads back what changed since the last command, for the rollback copy. Posted before the command, so the
+   * worker copies the files before the command can touch them.
+   */
+  private readBackChanged(): void {
+    const paths = this.rollback.takeChanged();
+    if (paths.length === 0) return;
+    this.rollbackReads++;
+    this.request<CopiedEntry[]>((id) => this.post({ type: 'copy-entries', id, paths }))
+      .then(
+        (entries) => this.rollback.update(paths, entries),
+        () => this.rollback.markChanged(paths),
+      )
+      .finally(() => this.rollbackReads--);
+  }
+
+  /**
+   * After the page replaced files itself (and updated the rollback copy with them): lets the worker report those
+   * changes, so they are not read back before the next command.
+   */
+  private async settle(): Promise<void> {
+    await this.call('flushChanges', []);
+    this.rollback.takeChanged();
+  }
+
+  private send(changes: WorkspaceChanges): Promise<void> {
+    const packed = packFiles(changes.writeFiles);
+    const { removeFiles, removeFolders, makeFolders } = changes;
+    return this.request((id) => this.post({ type: 'apply-changes', id, removeFiles, removeFolders, makeFolders, ...packed }, [packed.bytes]));
+  }
+
+  /** Sends a message that is answered with a result for `id`. */
+  private request<T = void>(send: (id: number) => void): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: (value) => resolve(value as T), reject });
+      try {
+        send(id);
+      } catch (error) {
+        this.pending.delete(id);
+        reject(error);
+      }
+    });
+  }
+
+  private call<M extends ForwardedMethod>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
+    const id = this.nextId++;
+    return new Promise<MethodResult<M>>((resolve, reject) => {
+      this.pending.set(id, { resolve: (value) => resolve(value as MethodResult<M>), reject });
+      // Arguments are copied (not transferred): the caller may keep using its buffers.
+      this.post({ type: 'call', id, method, args } as ToWorker);
+    });
+  }
+
+  private post(message: ToWorker, transfer: Transferable[] = []): void {
+    if (this.disposed || !this.worker) throw new Error('The embedded runtime was disposed; create a new one to keep working.');
+    this.worker.postMessage(message, transfer);
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.type) {
+      case 'result':
+      case 'error': {
+        const pending = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.type === 'result') pending?.resolve(message.value);
+        else pending?.reject(new Error(message.message));
+        return;
+      }
+      case 'output':
+        this.pending.get(message.id)?.onOutput?.(message.chunk);
+        return;
+      case 'changes':
+        this.rollback.markChanged(message.paths);
+        for (const listener of [...this.listeners]) listener(message.paths);
+        return;
+      case 'baseline-files-needed':
+        void this.sendBaselineFiles(message.request);
+        return;
+      case 'npm-host-call':
+        void this.answerNpm(message.request, message.call);
+        return;
+      case 'ready':
+      case 'init-failed':
+        return;
+      default: {
+        const unknown: never = message;
+        throw new Error(`Unknown message ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  private async sendBaselineFiles(request: number): Promise<void> {
+    try {
+      if (!this.baseline) throw new Error('this workspace has no imported baseline any more');
+      const packed = packFiles(await this.baseline.files());
+      this.post({ type: 'baseline-files', request, ...packed }, [packed.bytes]);
+    } catch (error) {
+      if (this.disposed || !this.worker) return;
+      this.post({ type: 'baseline-files-failed', request, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** The worker's npm asks for the registry setting or the page's tarball cache. */
+  private async answerNpm(request: number, call: NpmHostCall): Promise<void> {
+    const npm = this.options.npm;
+    try {
+      if (!npm) throw new Error('this page gave npm no registry or cache');
+      let value: string | Uint8Array | undefined;
+      if (call.op === 'registry') value = await npm.registry();
+      else if (call.op === 'cache-get') value = await npm.cache.get(call.key);
+      else await npm.cache.put(call.key, call.data);
+      if (!this.disposed && this.worker) this.post({ type: 'npm-host-reply', request, value });
+    } catch (error) {
+      if (!this.disposed && this.worker) this.post({ type: 'npm-host-failed', request, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** Last resort for a command that ignores stop requests: a fresh worker, refilled from the rollback copy. */
+  private async replaceWorker(execId: number, reason: 'timeout' | 'abort', timeoutMs: number | undefined): Promise<void> {
+    const stuck = this.pending.get(execId);
+    if (!stuck) return;
+    this.pending.delete(execId);
+    // What changed before the command was copied before the command started; its copy has normally arrived by now.
+    const settled = this.rollbackReads === 0;
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.failAll(new Error('The embedded runtime was restarted while this call ran (a command would not stop); try again.'));
+    const note =
+      '[the command did not respond to the stop request, so the embedded runtime was restarted: files are back to ' +
+      `how they were before this command${settled ? '' : ' (except changes made just before it)'} and the shell is in the workdir again]`;
+    try {
+      await this.start(undefined);
+      await this.send(this.rollback.refill());
+      await this.settle();
+      // Whoever keeps track of the files must look at all of them again.
+      for (const listener of [...this.listeners]) listener(['']);
+      if (this.baseline) this.post({ type: 'baseline', name: this.baseline.name });
+      stuck.resolve({ output: appendNote(stopNote(reason, timeoutMs), note), exitCode: null });
+    } catch (error) {
+      stuck.resolve({ output: `${stopNote(reason, timeoutMs)}\n[the embedded runtime could not be restarted: ${String(error)}]`, exitCode: null });
+    }
+  }
+
+  private failAll(error: Error): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of pending) entry.reject(error);
+  }
+}

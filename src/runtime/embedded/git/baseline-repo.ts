@@ -1,0 +1,40 @@
+// Makes the workspace a git repository whose first commit is the imported baseline: the files as they were
+// imported, whatever the workspace holds now. The index matches that commit, so `git status` and `git diff` then show
+// exactly what changed since the import, like the Changes tab.
+
+import type { FileSystem, Git } from 'just-git';
+import { createCommit, updateTree, writeTree } from 'just-git/repo';
+import type { WorkspaceBaseline } from '../../types';
+import { encodeIndex, type IndexEntry } from './git-index';
+
+/** Who made the baseline commit. */
+export const BASELINE_AUTHOR = { name: 'Conch', email: 'conch@localhost' };
+/** The branch the baseline commit starts. */
+export const BASELINE_BRANCH = 'main';
+const PLAIN_FILE_MODE = 0o100644;
+
+/**
+ * Initialises a repository in `workdir` on `fs` and commits `baseline` as its first commit ("Imported <name>",
+ * author Conch, at `date`), with the index staging exactly those files; the work tree is not touched. Returns the
+ * commit's id.
+ */
+export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date()): Promise<string> {
+  const files = await baseline.files();
+  const init = await git.exec(`init -b ${BASELINE_BRANCH}`, { fs, cwd: workdir });
+  if (init.exitCode !== 0) throw new Error(init.stderr.trim() || `git init failed with exit code ${init.exitCode}`);
+  const repo = await git.findRepo({ fs, cwd: workdir });
+  if (!repo) throw new Error(`git init did not leave a repository in ${workdir}`);
+
+  const entries: IndexEntry[] = [];
+  for (const file of files) {
+    // A baseline that came with its own .git keeps it as the repository, not as tracked files.
+    if (file.path.split('/').includes('.git')) continue;
+    entries.push({ path: file.path, blobId: await repo.objectStore.write('blob', file.data), mode: PLAIN_FILE_MODE });
+  }
+  const emptyTree = await writeTree(repo, []);
+  const tree = await updateTree(repo, emptyTree, entries.map((entry) => ({ path: entry.path, hash: entry.blobId })));
+  const author = { ...BASELINE_AUTHOR, date };
+  const commit = await createCommit(repo, { tree, parents: [], author, committer: author, message: `Imported ${baseline.name}\n`, branch: BASELINE_BRANCH });
+  await fs.writeFile(`${repo.gitDir}/index`, await encodeIndex(entries));
+  return commit;
+}
