@@ -1,5 +1,9 @@
 // The message and event vocabulary shared by every layer. Shapes follow ../shared/DESIGN.md exactly:
 // session files, providers and tests depend on them.
+// The ai layer's parts: this vocabulary and argument validation (validate.ts); providers/, one adapter per wire
+// format turning a request into the unified event stream (plus the scripted one tests replay); convert/, Conch's
+// history and tools in each provider's shapes; the model catalog, live model lists, prices and deprecations
+// (models.ts, model-list.ts, cost.ts, model-deprecations.ts); provider errors and retries (errors.ts, retry.ts).
 import type { TSchema } from '@sinclair/typebox';
 
 export type TextContent = { type: 'text'; text: string };

@@ -1,4 +1,10 @@
 // The sandbox contract (../shared/DESIGN.md, "Runtime"). Tools only ever talk to this interface.
+// The runtime layer's parts: this interface with paths.ts, search-types.ts and object-id.ts at the top; workspace/,
+// the one identity of a sandbox above its live runtime (mutation queue, changed paths, watch batches, the fallbacks
+// for runtimes without scan or search); embedded/, just-bash in a Web Worker with its dev box (shell/, node/, npm/,
+// git/); webcontainer/, the StackBlitz WebContainer adapter (boot, the jsh/ session, commands, search); search/,
+// the runtime-side search both runtimes and the Workspace reach; exec/, what both runtimes share about a command's
+// output; zip/, the workspace zip format; cross-origin-isolation.ts, the page's COOP/COEP in one place.
 
 import type { EntryType } from './entry-type';
 import type { ObjectId } from './object-id';

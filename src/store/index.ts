@@ -1,4 +1,9 @@
-// Public API of the storage layer. UI and app code import from here only.
+// Public API of the storage layer. UI and app code import from here only. Its parts: db.ts (one IndexedDB
+// database, a store per kind of record); objects/, snapshots by content (blobs and packs by git blob id, trees/
+// of folders, refs, garbage collection, the migration of zip-era snapshots, storage figures); sessions/, session
+// records, entries, drafts, compactions, locks and message search; files/, what crosses the tab's edge as a file
+// (session-file/ read and written in a worker with its checkpoints, the HTML export, zip import, patch, download
+// names, the secret scan).
 export type {
   FileMap,
   TokenTotals,

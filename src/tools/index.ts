@@ -1,4 +1,6 @@
 // Conch's seven coding tools, each working only through the Workspace (the Runtime interface, with its queue).
+// One file per tool (read, write, bash, grep, find, ls; edit/ with its matching, diff and argument repair), the tool
+// catalog (catalog.ts: names and traits), output truncation (truncate.ts) and the shared search of grep and find.
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace/workspace';
