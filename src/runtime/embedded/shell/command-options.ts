@@ -1,6 +1,7 @@
 // Command-line options the GNU way, as rg and grep read them: short flags bundled (-inw), values attached or not (-C3,
-// -C 3, --context=3, --context 3), options anywhere among the operands, "--" ending them. An option not in the table
-// throws Unsupported, so the command falls back to just-bash's own implementation.
+// -C 3, --context=3, --context 3), options anywhere among the operands, "--" ending them; then the operands, the
+// pattern first unless -e gave one. An option not in the table throws Unsupported, so the command falls back to
+// just-bash's own implementation.
 
 import { Unsupported } from './unsupported';
 
@@ -68,4 +69,25 @@ export function parseOptions(args: readonly string[], specs: readonly OptionSpec
 export function countValue(option: GivenOption): number {
   if (!/^\d+$/.test(option.value)) throw new Unsupported(`the value ${JSON.stringify(option.value)} for ${option.key}`);
   return Number(option.value);
+}
+
+/**
+ * A search command's operands as patterns and paths: the first operand is the pattern when `wanted` and -e gave none
+ * (`given`); the rest are paths, "-" (stdin) among them not handled.
+ */
+export function patternsAndPaths(
+  command: string,
+  given: readonly string[],
+  operands: readonly string[],
+  wanted = true,
+): { patterns: string[]; paths: string[] } {
+  const patterns = [...given];
+  const paths = [...operands];
+  if (wanted && patterns.length === 0) {
+    const pattern = paths.shift();
+    if (pattern === undefined) throw new Unsupported(`${command} without a pattern`);
+    patterns.push(pattern);
+  }
+  if (paths.includes('-')) throw new Unsupported('"-" for stdin');
+  return { patterns, paths };
 }

@@ -4,13 +4,13 @@
 
 import type { Command, ExecResult } from 'just-bash';
 import { GitignoreRules } from '../../search/gitignore';
-import { LineMatcher } from '../../search/line-matcher';
 import type { MemoryTree } from '../memory-tree';
-import { walkSync } from '../../search/tree-walk';
-import { resolvePath } from '../../paths';
 import { CommandOutput } from './command-output';
-import { countValue, parseOptions, type OptionSpec } from './command-options';
+import { countValue, parseOptions, patternsAndPaths, type OptionSpec } from './command-options';
+import { compilePattern, type CompiledPattern } from './compiled-pattern';
+import { engineCommand, exitStatus } from './engine-command';
 import { LinePrinter, type PrintMode } from './line-printer';
+import { operandFiles, searchFiles } from './operand-files';
 import { GREP_WORD, translatePosix } from './posix-regex';
 import { escapeLiteral, translateRegex } from './rust-regex';
 import { decodeForSearch } from './search-input';
@@ -76,23 +76,10 @@ type GrepOptions = {
 
 /** grep as a just-bash command over `tree()`, the file system's current index (null: fall back). */
 export function createGrepCommand(tree: () => Promise<MemoryTree | null>): Command {
-  return {
-    name: 'grep',
-    async execute(args, ctx) {
-      const fallback = (): Promise<ExecResult> =>
-        ctx.origCommand ? ctx.origCommand(args) : Promise.resolve({ stdout: '', stderr: 'grep: not available\n', exitCode: 2 });
-      try {
-        const options = readOptions(args);
-        if (options === null) return await fallback();
-        const source = await tree();
-        if (!source) return await fallback();
-        return runGrep(options, source, ctx.cwd);
-      } catch (error) {
-        if (error instanceof Unsupported) return fallback();
-        throw error;
-      }
-    },
-  };
+  return engineCommand('grep', tree, (args) => {
+    const options = readOptions(args);
+    return options && ((source, ctx) => runGrep(options, source, ctx.cwd));
+  });
 }
 
 /** The options, or null when this is not a recursive grep. */
@@ -152,16 +139,10 @@ function readOptions(args: string[]): GrepOptions | null {
       break;
     }
   }
-  const rest = [...operands];
-  if (grep.patterns.length === 0) {
-    const pattern = rest.shift();
-    if (pattern === undefined) throw new Unsupported('grep without a pattern');
-    grep.patterns.push(pattern);
-  }
-  if (rest.includes('-')) throw new Unsupported('"-" for stdin');
+  const { patterns, paths } = patternsAndPaths('grep', grep.patterns, operands);
   // A pattern holding newlines is one pattern per line.
-  grep.patterns = grep.patterns.flatMap((pattern) => pattern.split('\n'));
-  grep.operands = rest;
+  grep.patterns = patterns.flatMap((pattern) => pattern.split('\n'));
+  grep.operands = paths;
   return grep;
 }
 
@@ -186,7 +167,7 @@ function nameGlob(glob: string): GitignoreRules {
   return new GitignoreRules(glob, false);
 }
 
-function buildMatcher(grep: GrepOptions): { matcher: LineMatcher; everyMatch: RegExp } {
+function buildMatcher(grep: GrepOptions): CompiledPattern {
   let groups = 0;
   const sources = grep.patterns.map((pattern) => {
     switch (grep.syntax) {
@@ -204,43 +185,20 @@ function buildMatcher(grep: GrepOptions): { matcher: LineMatcher; everyMatch: Re
       }
     }
   });
-  let source = sources.length === 1 ? sources[0] : sources.map((s) => `(?:${s})`).join('|');
-  if (grep.line) source = `^(?:${source})$`;
-  else if (grep.word) source = `(?<![${GREP_WORD}])(?:${source})(?![${GREP_WORD}])`;
-  const flags = grep.ignoreCase ? 'iu' : 'u';
-  try {
-    return { matcher: new LineMatcher(source, flags), everyMatch: new RegExp(source, `${flags}g`) };
-  } catch {
-    throw new Unsupported('a pattern JavaScript does not compile');
-  }
+  // -x wins over -w, as in GNU grep.
+  const wordClass = grep.word && !grep.line ? `[${GREP_WORD}]` : undefined;
+  return compilePattern(sources, { line: grep.line, wordClass, ignoreCase: grep.ignoreCase });
 }
 
 function runGrep(grep: GrepOptions, tree: MemoryTree, cwd: string): ExecResult {
   const { matcher, everyMatch } = buildMatcher(grep);
   const out = new CommandOutput();
-  let errors = '';
-  let hadError = false;
   const operands = grep.operands.length === 0 ? [''] : grep.operands;
-  const targets: { absolute: string; name: string }[] = [];
-  let anyFolder = false;
-  for (const given of operands) {
-    const absolute = resolvePath(cwd, given === '' ? '.' : given);
-    const type = tree.typeOf(absolute);
-    if (type === null) {
-      hadError = true;
-      errors += `grep: ${given}: No such file or directory\n`;
-      continue;
-    }
-    const name = given.slice(given.lastIndexOf('/') + 1);
-    if (type !== 'dir') {
-      if (fileWanted(grep, name)) targets.push({ absolute, name: given });
-      continue;
-    }
-    anyFolder = true;
-    if (given !== '' && grep.excludeDirs.some((rules) => rules.match('/', `/${name}`, name, true) === 'ignored')) continue;
-    const base = given.replace(/(.)\/+$/, '$1');
-    const prefix = given === '' ? '' : base === '/' ? '/' : `${base}/`;
-    const walked = walkSync(absolute, {
+  const wanted = (name: string, isDir: boolean): boolean =>
+    isDir ? !grep.excludeDirs.some((rules) => rules.match('/', `/${name}`, name, true) === 'ignored') : fileWanted(grep, name);
+  const { files, missing, namedByDefault } = operandFiles(tree, cwd, operands, {
+    wanted,
+    walk: () => ({
       skipFolders: new Set(),
       skipHidden: false,
       ignoreFiles: [],
@@ -249,44 +207,33 @@ function runGrep(grep: GrepOptions, tree: MemoryTree, cwd: string): ExecResult {
       ancestors: false,
       maxDepth: Infinity,
       skipSymlinks: !grep.dereference,
-      override: (_path, entryName, isDir) =>
-        isDir
-          ? grep.excludeDirs.some((rules) => rules.match('/', `/${entryName}`, entryName, true) === 'ignored') ? 'ignored' : null
-          : fileWanted(grep, entryName) ? null : 'ignored',
-    }, tree);
-    for (const entry of walked) {
-      if (entry.type === 'dir') continue;
-      if (entry.type === 'symlink' && tree.typeOf(entry.path) === 'dir') throw new Unsupported('following a linked folder with -R');
-      targets.push({ absolute: entry.path, name: prefix + entry.path.slice(absolute === '/' ? 1 : absolute.length + 1) });
-    }
-  }
+      override: (_path, name, isDir) => (wanted(name, isDir) ? null : 'ignored'),
+    }),
+  });
+  let errors = missing.map((given) => `grep: ${given}: No such file or directory\n`).join('');
   const printer = new LinePrinter(out, matcher, everyMatch, {
     mode: grep.mode,
     invert: grep.invert,
-    withFilename: grep.withFilename ?? (operands.length > 1 || anyFolder),
+    withFilename: grep.withFilename ?? namedByDefault,
     lineNumbers: grep.lineNumbers,
     before: grep.before,
     after: grep.after,
     maxCount: grep.maxCount,
     countZeros: true,
   });
-  let selected = false;
-  for (const target of targets) {
-    const bytes = tree.readBytes(target.absolute);
-    if (bytes === null) continue;
+  const selected = searchFiles(tree, files, grep.mode === 'quiet', (target, bytes) => {
     const decoded = decodeForSearch(bytes, false);
     const hasNul = decoded.text.includes('\0');
     const binary = grep.binary !== 'text' && (decoded.invalid || hasNul);
-    if (hasNul && grep.binary === 'without-match') continue; // -I goes by NUL bytes alone
+    if (hasNul && grep.binary === 'without-match') return false; // -I goes by NUL bytes alone
     const binaryMatch = binary ? () => (errors += `grep: ${target.name}: binary file matches\n`) : undefined;
     // In a file it takes for binary, GNU grep ends lines at NUL bytes too.
     const text = binary && hasNul ? decoded.text.replaceAll('\0', '\n') : decoded.text;
     const file = { name: target.name, text, holdBadLines: binary && !hasNul };
-    if (printer.file(file, binaryMatch) > 0) selected = true;
-    if (selected && grep.mode === 'quiet') break;
-  }
+    return printer.file(file, binaryMatch) > 0;
+  });
   const stderr = grep.noMessages ? errors.replace(/^grep: .*: No such file or directory\n/gm, '') : errors;
-  const exitCode = selected && grep.mode === 'quiet' ? 0 : hadError ? 2 : selected ? 0 : 1;
+  const exitCode = exitStatus(selected, missing.length > 0, grep.mode === 'quiet');
   return { ...out.stdout(), stderr, exitCode };
 }
 

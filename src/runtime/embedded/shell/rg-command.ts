@@ -4,15 +4,16 @@
 // syntax it does not handle hand the whole command to just-bash's rg.
 
 import type { Command, ExecResult } from 'just-bash';
-import { LineMatcher } from '../../search/line-matcher';
 import type { MemoryTree } from '../memory-tree';
 import { GitignoreRules } from '../../search/gitignore';
-import { walkSync, type WalkPolicy } from '../../search/tree-walk';
-import { resolvePath } from '../../paths';
+import type { WalkPolicy } from '../../search/tree-walk';
 import { CommandOutput } from './command-output';
-import { countValue, parseOptions, type OptionSpec } from './command-options';
+import { countValue, parseOptions, patternsAndPaths, type OptionSpec } from './command-options';
+import { compilePattern, type CompiledPattern } from './compiled-pattern';
+import { engineCommand, exitStatus } from './engine-command';
 import { FILE_TYPES } from './file-types';
 import { LinePrinter, type PrintMode } from './line-printer';
+import { operandFiles, searchFiles } from './operand-files';
 import { escapeLiteral, translateRegex } from './rust-regex';
 import { Unsupported } from './unsupported';
 import { byteOffset, decodeForSearch, stdinBytes } from './search-input';
@@ -89,22 +90,10 @@ type RgOptions = {
 
 /** ripgrep as a just-bash command over `tree()`, the file system's current index (null: fall back). */
 export function createRgCommand(tree: () => Promise<MemoryTree | null>): Command {
-  return {
-    name: 'rg',
-    async execute(args, ctx) {
-      const fallback = (): Promise<ExecResult> =>
-        ctx.origCommand ? ctx.origCommand(args) : Promise.resolve({ stdout: '', stderr: 'rg: not available\n', exitCode: 2 });
-      try {
-        const options = readOptions(args);
-        const source = await tree();
-        if (!source) return await fallback();
-        return runRg(options, source, ctx.cwd, stdinBytes(ctx.stdin));
-      } catch (error) {
-        if (error instanceof Unsupported) return fallback();
-        throw error;
-      }
-    },
-  };
+  return engineCommand('rg', tree, (args) => {
+    const options = readOptions(args);
+    return (source, ctx) => runRg(options, source, ctx.cwd, stdinBytes(ctx.stdin));
+  });
 }
 
 function readOptions(args: string[]): RgOptions {
@@ -166,18 +155,13 @@ function readOptions(args: string[]): RgOptions {
   else if (rg.mode === 'lines' && only) rg.mode = 'only-matching';
   if (rg.mode === 'only-matching' && (rg.word || rg.invert)) throw new Unsupported('-o with -w or -v');
   for (const type of [...rg.types, ...rg.typesNot]) if (!FILE_TYPES[type]) throw new Unsupported(`the file type ${type}`);
-  const rest = [...operands];
-  if (rg.mode !== 'files' && rg.patterns.length === 0) {
-    const pattern = rest.shift();
-    if (pattern === undefined) throw new Unsupported('rg without a pattern');
-    rg.patterns.push(pattern);
-  }
-  if (rest.includes('-')) throw new Unsupported('"-" for stdin');
-  rg.paths = rest;
+  const { patterns, paths } = patternsAndPaths('rg', rg.patterns, operands, rg.mode !== 'files');
+  rg.patterns = patterns;
+  rg.paths = paths;
   return rg;
 }
 
-function buildMatcher(rg: RgOptions): { matcher: LineMatcher; everyMatch: RegExp } {
+function buildMatcher(rg: RgOptions): CompiledPattern {
   let ignoreCase = rg.caseMode === 'insensitive';
   if (rg.caseMode === 'smart') ignoreCase = !rg.patterns.some((pattern) => /\p{Lu}/u.test(pattern.replace(/\\./g, '')));
   const sources = rg.patterns.map((pattern) => {
@@ -186,52 +170,22 @@ function buildMatcher(rg: RgOptions): { matcher: LineMatcher; everyMatch: RegExp
     if (translated.ignoreCase) ignoreCase = true;
     return translated.source;
   });
-  let source = sources.length === 1 ? sources[0] : sources.map((s) => `(?:${s})`).join('|');
-  if (rg.line) source = `^(?:${source})$`;
-  const word = '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]';
-  if (rg.word) source = `(?<!${word})(?:${source})(?!${word})`;
-  const flags = ignoreCase ? 'iu' : 'u';
-  try {
-    return { matcher: new LineMatcher(source, flags), everyMatch: new RegExp(source, `${flags}g`) };
-  } catch {
-    throw new Unsupported('a pattern JavaScript does not compile');
-  }
+  const wordClass = rg.word ? '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]' : undefined;
+  return compilePattern(sources, { line: rg.line, wordClass, ignoreCase });
 }
-
-type Target = { absolute: string; name: string; explicit: boolean };
 
 function runRg(rg: RgOptions, tree: MemoryTree, cwd: string, stdin: Uint8Array): ExecResult {
   const out = new CommandOutput();
-  let errors = '';
-  const targets: Target[] = [];
   const searchStdin = rg.paths.length === 0 && stdin.length > 0 && rg.mode !== 'files';
   const paths = rg.paths.length === 0 ? (searchStdin ? [] : ['']) : rg.paths;
-  let anyFolder = false;
-  for (const given of paths) {
-    const absolute = resolvePath(cwd, given === '' ? '.' : given);
-    const type = tree.typeOf(absolute);
-    if (type === null) {
-      errors += `${given}: No such file or directory (os error 2)\n`;
-      continue;
-    }
-    if (type !== 'dir') {
-      targets.push({ absolute, name: given, explicit: true });
-      continue;
-    }
-    anyFolder = true;
-    const base = given === '' ? '' : given.replace(/(.)\/+$/, '$1');
-    const prefix = base === '' ? '' : base === '/' ? '/' : `${base}/`;
-    for (const entry of walkSync(absolute, walkPolicy(rg, cwd), tree)) {
-      if (entry.type === 'dir') continue;
-      targets.push({ absolute: entry.path, name: prefix + entry.path.slice(absolute === '/' ? 1 : absolute.length + 1), explicit: false });
-    }
-  }
+  const { files, missing, namedByDefault } = operandFiles(tree, cwd, paths, { walk: () => walkPolicy(rg, cwd) });
+  const errors = missing.map((given) => `${given}: No such file or directory (os error 2)\n`).join('');
   if (rg.mode === 'files') {
-    for (const target of targets) out.write(`${target.name}\n`);
-    return finish(out, errors, targets.length > 0, rg);
+    for (const file of files) out.write(`${file.name}\n`);
+    return finish(out, errors, files.length > 0, rg);
   }
   const { matcher, everyMatch } = buildMatcher(rg);
-  const withFilename = rg.withFilename ?? (paths.length > 1 || anyFolder);
+  const withFilename = rg.withFilename ?? namedByDefault;
   const printer = new LinePrinter(out, matcher, everyMatch, {
     mode: rg.mode,
     invert: rg.invert,
@@ -242,30 +196,26 @@ function runRg(rg: RgOptions, tree: MemoryTree, cwd: string, stdin: Uint8Array):
     maxCount: rg.maxCount,
     countZeros: false,
   });
-  let matched = false;
-  const search = (name: string, bytes: Uint8Array, explicit: boolean): void => {
+  const search = (name: string, bytes: Uint8Array, explicit: boolean): boolean => {
     const { text } = decodeForSearch(bytes, true);
     const nul = rg.text ? -1 : text.indexOf('\0'); // on the text: a NUL byte is a NUL character, and this is faster
-    if (nul !== -1 && !explicit) return; // a binary file met while walking is skipped, as ripgrep does
+    if (nul !== -1 && !explicit) return false; // a binary file met while walking is skipped, as ripgrep does
     const binaryMatch = nul === -1 ? undefined : () => {
       const offset = byteOffset(text, nul) + (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
       out.write(`${withFilename ? `${name}: ` : ''}binary file matches (found "\\0" byte around offset ${offset})\n`);
     };
-    if (printer.file({ name, text }, binaryMatch) > 0) matched = true;
+    return printer.file({ name, text }, binaryMatch) > 0;
   };
-  if (searchStdin) search('<stdin>', stdin, true);
-  for (const target of targets) {
-    const bytes = tree.readBytes(target.absolute);
-    if (bytes === null) continue;
-    search(target.name, bytes, target.explicit);
-    if (matched && rg.mode === 'quiet') break;
-  }
+  // stdin is searched only without paths, when there are no files.
+  const matched = searchStdin
+    ? search('<stdin>', stdin, true)
+    : searchFiles(tree, files, rg.mode === 'quiet', (file, bytes) => search(file.name, bytes, file.explicit));
   return finish(out, errors, matched, rg);
 }
 
 function finish(out: CommandOutput, errors: string, found: boolean, rg: RgOptions): ExecResult {
   const stderr = rg.noMessages ? '' : errors;
-  const exitCode = errors !== '' && rg.mode !== 'quiet' ? 2 : found ? 0 : errors !== '' ? 2 : 1;
+  const exitCode = exitStatus(found, errors !== '', rg.mode === 'quiet');
   return { ...out.stdout(), stderr, exitCode };
 }
 
