@@ -5,7 +5,7 @@
 //   openai-compatible  GET {base}/models                       Bearer key when given; OpenRouter adds context_length
 // All four answer a browser's cross-origin request. Plain fetch: no SDK is loaded just to list models.
 import { classifyFacts, networkFailureMessage } from './errors';
-import type { ProviderId } from './provider-id';
+import { PROVIDER_LABELS, type ProviderId } from './provider-id';
 
 export type ListedModel = {
   id: string;
@@ -46,7 +46,6 @@ export const DEFAULT_BASE_URLS: Record<Exclude<ProviderId, 'openai-compatible'>,
   google: 'https://generativelanguage.googleapis.com',
 };
 
-const LABELS: Record<ProviderId, string> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google', 'openai-compatible': 'The endpoint' };
 /** OpenAI lists every model of the account; these cannot hold a conversation. */
 const NOT_CHAT = /embed|whisper|tts|dall-e|moderation|transcribe|^davinci|^babbage/i;
 /** Pages are followed up to this many, so a misbehaving server cannot keep the list loading forever. */
@@ -155,7 +154,7 @@ async function listGemini(request: ModelListRequest, base: string): Promise<List
 
 async function getJson(request: ModelListRequest, url: string, headers: Record<string, string>): Promise<unknown> {
   const doFetch = request.fetch ?? globalThis.fetch.bind(globalThis);
-  const label = LABELS[request.provider];
+  const label = PROVIDER_LABELS[request.provider].short;
   let response: Response;
   try {
     response = await doFetch(url, { headers, signal: request.signal });
@@ -179,7 +178,7 @@ async function getJson(request: ModelListRequest, url: string, headers: Record<s
 }
 
 function formatError(request: ModelListRequest): ModelListError {
-  return new ModelListError(`${LABELS[request.provider]} answered the model list in a form Conch does not know; type the model id instead.`, 'format');
+  return new ModelListError(`${PROVIDER_LABELS[request.provider].short} answered the model list in a form Conch does not know; type the model id instead.`, 'format');
 }
 
 /** The message in any of the providers' error bodies: {error:{message}} (all three) or {error:"..."}. */

@@ -5,6 +5,7 @@
 //   openai-compatible -> OpenAI Chat Completions       (baseUrl: up to /v1, from a preset or typed; required)
 // Each adapter loads its SDK with a dynamic import() on first use, so no SDK is in the initial bundle.
 import { presetForBaseUrl } from './presets';
+import { isProviderId, PROVIDER_LABELS } from './provider-id';
 import { streamAnthropic } from './providers/anthropic';
 import { streamGoogle } from './providers/google';
 import { streamOpenAICompletions } from './providers/openai-completions';
@@ -36,7 +37,7 @@ export function wireApiOf(model: Model): WireApi | undefined {
 
 /** Streams one assistant reply from the model's provider (a StreamFn). Never throws: failures are `error` events. */
 export function stream(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
-  const keyHolder = KEYED_PROVIDERS[model.provider];
+  const keyHolder = keyHolderOf(model.provider);
   // A custom base URL (a proxy, the mock provider) may take no key; the providers' own endpoints always want one.
   if (keyHolder && !options?.apiKey && !model.baseUrl) {
     return failed(model, `No ${keyHolder} API key is set. Add it in settings; Conch sends it only to ${keyHolder}.`);
@@ -56,7 +57,10 @@ export function stream(model: Model, request: StreamRequest, options?: ProviderS
   }
 }
 
-const KEYED_PROVIDERS: Record<string, string | undefined> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google' };
+/** The name of the provider whose own endpoint always wants a key; undefined for an endpoint the person set up. */
+function keyHolderOf(provider: string): string | undefined {
+  return isProviderId(provider) && provider !== 'openai-compatible' ? PROVIDER_LABELS[provider].short : undefined;
+}
 
 function failed(model: Model, message: string): AssistantMessageStream {
   const builder = new AssistantMessageBuilder(model);

@@ -6,6 +6,7 @@ import type {
   StopReason as AnthropicStopReason,
 } from '@anthropic-ai/sdk/resources/messages';
 import { REDACTED_THINKING_PREFIX, anthropicMessages, anthropicTools } from '../convert/anthropic';
+import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder, TokenCounts } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
@@ -16,7 +17,7 @@ const ADAPTIVE_THINKING = /^claude-(opus|sonnet)-4-([6-9]|\d\d)|^claude-[a-z]+-(
 
 /** Streams one Anthropic reply. Never throws: failures arrive as an `error` event. */
 export function streamAnthropic(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
-  return runProvider(model, 'Anthropic', options, async ({ builder, signal, options }) => {
+  return runProvider(model, PROVIDER_LABELS.anthropic.short, options, async ({ builder, signal, options }) => {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({
       // SDK 1.x sends `apiKey` as `Authorization: Bearer`, which the API reserves for OAuth tokens; Console keys

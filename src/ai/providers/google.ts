@@ -2,6 +2,7 @@
 import type { GenerateContentParameters, GenerateContentResponse, ThinkingConfig } from '@google/genai';
 import { CONCH_GEMINI_ID_PREFIX, geminiContents, geminiTools } from '../convert/google';
 import { newToolCallId } from '../convert/ids';
+import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
@@ -10,7 +11,7 @@ const THINKING_BUDGET = { low: 1024, medium: 8192, high: 24_576 } as const;
 
 /** Streams one Gemini reply. Never throws: failures arrive as an `error` event. */
 export function streamGoogle(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
-  return runProvider(model, 'Google', options, async ({ builder, signal, options }) => {
+  return runProvider(model, PROVIDER_LABELS.google.short, options, async ({ builder, signal, options }) => {
     const { GoogleGenAI } = await import('@google/genai');
     // The SDK's errors carry no headers, so the last failed response's headers are kept for retry-after.
     let failedHeaders: Headers | undefined;

@@ -6,6 +6,7 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import { NEXT_MESSAGE_ID, reasoningItemOf, responsesInput, responsesToolCallId, responsesTools } from '../convert/openai-responses';
+import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
@@ -13,7 +14,7 @@ import { createOpenAIClient } from './openai-client';
 
 /** Streams one Responses API reply. Never throws: failures arrive as an `error` event. */
 export function streamOpenAIResponses(model: Model, request: StreamRequest, options?: ProviderStreamOptions): AssistantMessageStream {
-  return runProvider(model, 'OpenAI', options, async ({ builder, signal, options }) => {
+  return runProvider(model, PROVIDER_LABELS.openai.short, options, async ({ builder, signal, options }) => {
     const client = await createOpenAIClient(model, options);
     const events = await client.responses.create(openAIResponsesParams(model, request, options), { signal });
     return readResponsesStream(events, builder);

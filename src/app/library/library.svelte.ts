@@ -1,9 +1,8 @@
 // The stored sessions and the one that is open: list, search, open and switch (the page has one sandbox, so a switch
 // saves this session's workspace and restores the other's), rename, delete with confirmation, fork from a user
-// message, and changes made in other tabs. The open session is an OpenSession (controller, persistence, lock);
-// imports and exports are `transfer`'s, checkpoint restores `restore`'s.
+// message, and changes made in other tabs. The open session is an OpenSession (controller, persistence, lock), put on
+// screen and into the sandbox by SessionOnScreen; imports and exports are `transfer`'s, checkpoint restores `restore`'s.
 import { errorText, messageText } from '../../ai/messages';
-import type { Workspace } from '../../runtime/workspace/workspace';
 import {
   acquireSessionLock,
   createSessionStore,
@@ -19,6 +18,7 @@ import type { SessionController } from '../session/controller.svelte';
 import { CheckpointRestore } from '../session/checkpoint-restore.svelte';
 import { MessageReveal } from '../session/message-reveal.svelte';
 import { SessionSearch } from './search.svelte';
+import { SandboxUnavailable, SessionOnScreen } from './session-on-screen.svelte';
 import { OpenSession, type SessionHost } from '../session/open-session.svelte';
 import type { OpenSessionAccess } from '../session/open-session-access';
 import type { SaveState } from '../session/persistence';
@@ -30,9 +30,6 @@ import { WorkspaceTransfer } from '../workspace/transfer';
 export type { SessionHost } from '../session/open-session.svelte';
 
 const COLLECT_AFTER_START_MS = 30_000;
-
-/** The sandbox could not start: the page says so itself, so this is no notice of the library's. */
-class SandboxUnavailable extends Error {}
 
 export type SessionLibraryOptions = {
   store: SessionStore;
@@ -62,8 +59,6 @@ export class SessionLibrary {
   records = $state.raw<SessionRecord[]>([]);
   /** The search box: titles at once, message text from an index built on the first search. */
   readonly search: SessionSearch;
-  /** The session on screen (controller, persistence, lock), or null before one is open. */
-  session = $state.raw<OpenSession | null>(null);
   /** A storage problem the person must see (a full disk), until it is resolved or dismissed. */
   storageError = $state<string | null>(null);
   /** The outcome of the last action that went wrong (open, delete, fork, restore), written for the person. */
@@ -89,8 +84,7 @@ export class SessionLibrary {
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
   private collectTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
-  /** The last wait for the sandbox failed (the page shows why). */
-  private sandboxUnavailable = false;
+  private readonly onScreen: SessionOnScreen;
 
   constructor(options: SessionLibraryOptions) {
     this.options = options;
@@ -98,12 +92,13 @@ export class SessionLibrary {
     this.snapshots = new WorkspaceSnapshots(options.host.workspace, options.store.objects);
     this.storage = new StorageView(options.store);
     this.search = new SessionSearch(this.store, () => this.records);
+    this.onScreen = new SessionOnScreen(options.host);
     const session: OpenSessionAccess = {
       store: this.store,
       snapshots: this.snapshots,
       current: () => this.current,
-      workspace: () => this.requireWorkspace(),
-      writableWorkspace: () => this.requireWritable(),
+      workspace: () => this.onScreen.requireWorkspace(),
+      writableWorkspace: () => this.onScreen.requireWritable(),
       flush: async () => await this.session?.flush(),
       workspaceReplaced: async () => await this.session?.workspaceReplaced(),
       queue: (job) => this.queue(job),
@@ -114,6 +109,11 @@ export class SessionLibrary {
     };
     this.transfer = new WorkspaceTransfer(session);
     this.restore = new CheckpointRestore(session);
+  }
+
+  /** The session on screen (controller, persistence, lock), or null before one is open. */
+  get session(): OpenSession | null {
+    return this.onScreen.session;
   }
 
   /** The open session's controller (what the transcript shows), or null. */
@@ -179,7 +179,7 @@ export class SessionLibrary {
     if (latest) await this.open(latest.id);
     // A session that cannot be opened (damaged, deleted meanwhile) must not leave the page without one; without a
     // sandbox there is nothing to work in, and the page says why.
-    if (!this.current && !this.sandboxUnavailable) await this.newSession();
+    if (!this.current && !this.onScreen.sandboxUnavailable) await this.newSession();
   }
 
   stop(): void {
@@ -211,7 +211,7 @@ export class SessionLibrary {
   newSession(): Promise<void> {
     return this.exclusive(async () => {
       if (await this.session?.isBlank()) return;
-      await this.leaveCurrent();
+      await this.onScreen.leave();
       let record: SessionRecord;
       try {
         record = await this.store.createSession();
@@ -227,7 +227,7 @@ export class SessionLibrary {
   open(id: string): Promise<void> {
     if (id === this.current?.id) return Promise.resolve();
     return this.exclusive(async () => {
-      await this.leaveCurrent();
+      await this.onScreen.leave();
       await this.enter(id);
     });
   }
@@ -263,7 +263,7 @@ export class SessionLibrary {
       const isCurrent = target.id === this.current?.id;
       if (isCurrent) {
         if (this.current?.running) throw new Error('The agent is working in this session. Stop it first, then delete.');
-        this.closeCurrent();
+        this.onScreen.close();
       } else {
         const lock = await (this.options.acquireLock ?? acquireSessionLock)(target.id);
         if (!lock) throw new Error(`“${target.title || 'Untitled'}” is open in another tab. Close it there first.`);
@@ -287,7 +287,7 @@ export class SessionLibrary {
       if (!from) return;
       await this.session?.flush();
       const result = await timed('fork', () => this.store.forkSession(from.id, seq));
-      await this.leaveCurrent();
+      await this.onScreen.leave();
       await this.enter(result.session.id);
       if (this.current) this.current.draft = messageText(result.prompt);
       if (result.workspace !== 'checkpoint') {
@@ -327,61 +327,18 @@ export class SessionLibrary {
       },
     });
     this.restore.forget();
-    this.session = session;
-    await this.putWorkspaceIn(session);
+    await this.onScreen.show(session);
     await this.refresh();
   }
 
   /** Without storage (IndexedDB refused), the person can still work; nothing survives a reload, and they are told. */
   private async enterUnsaved(error: unknown): Promise<void> {
     const session = await OpenSession.unsaved({ store: this.store, host: this.options.host, snapshots: this.snapshots });
-    this.session = session;
     if (error) {
       this.storageProblem(error);
       this.notice = `This session cannot be saved in this browser (${errorText(error)}); it lasts until the page closes.`;
     }
-    await this.putWorkspaceIn(session);
-  }
-
-  /** The session's workspace into the sandbox; when the sandbox cannot start, nothing stays open (the page says why). */
-  private async putWorkspaceIn(session: OpenSession): Promise<void> {
-    this.options.host.sessionOnScreen?.();
-    try {
-      await session.restoreWorkspace();
-      this.sandboxUnavailable = false;
-    } catch (error) {
-      if (this.session === session) this.closeCurrent();
-      if (this.options.host.workspace.current) throw error;
-      this.sandboxUnavailable = true;
-      throw new SandboxUnavailable(errorText(error));
-    }
-  }
-
-  private async leaveCurrent(): Promise<void> {
-    const current = this.current;
-    if (!current) return;
-    if (current.running) throw new Error('The agent is still working in this session. Stop it first, then switch.');
-    await this.session?.flush();
-    this.closeCurrent();
-  }
-
-  private closeCurrent(): void {
-    this.session?.close();
-    this.session = null;
-  }
-
-  private requireWorkspace(): Workspace {
-    const workspace = this.options.host.workspace;
-    if (!workspace.current) throw new Error('The sandbox is still starting; try again in a moment.');
-    return workspace;
-  }
-
-  private requireWritable(): Workspace {
-    const workspace = this.requireWorkspace();
-    if (!this.current) throw new Error('Open a session first.');
-    if (this.readOnly) throw new Error('This session is open in another tab, so it is read-only here.');
-    if (this.current.running) throw new Error('The agent is working; stop it first.');
-    return workspace;
+    await this.onScreen.show(session);
   }
 
   /** Runs one open/switch/delete at a time; a failure becomes the notice. */

@@ -22,10 +22,10 @@ export class AgentActivity {
   private pendingStreaming: AssistantMessage | null = null;
   private updateScheduled = false;
 
-  /** `messageEnded`: a message the loop completed, for the transcript. */
+  /** `messageEnded`: a message the loop completed, for the transcript; `scheduleUpdate` coalesces streaming updates. */
   constructor(
-    private readonly scheduleUpdate: (fn: () => void) => void,
     private readonly messageEnded: (message: Message) => void,
+    private readonly scheduleUpdate: (fn: () => void) => void = nextFrame,
   ) {}
 
   /** Hears the reply being streamed as it grows (many times a second; keep it cheap); returns the unsubscribe. */
@@ -139,4 +139,10 @@ export class AgentActivity {
 
 function toolCallsOf(message: AssistantMessage): ToolCall[] {
   return message.content.filter((c): c is ToolCall => c.type === 'toolCall');
+}
+
+/** Runs `fn` at the next animation frame in a browser (about one frame later elsewhere). */
+function nextFrame(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => fn());
+  else setTimeout(fn, 16);
 }

@@ -1,16 +1,20 @@
 // One run of the agent loop for a session, wired to what the session gives it: the context guard before each model
 // call, the approval policy around each tool call (its verdict shown on the call's card), and the messages the person
 // queued, delivered after each tool batch. The loop's events go to the session's AgentActivity.
-import type { AgentContext, AgentLoopConfig } from '../../agent/types';
+import { errorText } from '../../ai/messages';
 import type { Message, UserMessage } from '../../ai/types';
 import type { AgentActivity } from './agent-activity.svelte';
+import type { SessionCompaction } from '../compaction/session-compaction.svelte';
 import type { ToolPolicy } from '../policy/policy';
+import type { RunCall } from './run-options';
 
 export type AgentRun = {
   prompts: UserMessage[];
-  context: AgentContext;
-  /** The model, the provider call and its options, and the compaction guard's beforeModelCall. */
-  config: Pick<AgentLoopConfig, 'model' | 'streamFn' | 'streamOptions' | 'beforeModelCall'>;
+  /** The model, tools and provider options, ready once the system prompt is built. */
+  call: Promise<RunCall>;
+  /** The session's transcript as it is now. */
+  transcript: () => readonly Message[];
+  compaction: Pick<SessionCompaction, 'view' | 'guard'>;
   policy: Pick<ToolPolicy, 'beforeToolCall' | 'afterToolCall'>;
   activity: AgentActivity;
   /** The messages queued since the last call, which are then no longer queued. */
@@ -23,24 +27,44 @@ export async function loadAgentLoop(): Promise<typeof import('../../agent/loop')
   return (await import('../../agent/loop')).runAgentLoop;
 }
 
-/** Runs the loop to its end. */
-export async function runAgent(run: AgentRun): Promise<void> {
-  const runAgentLoop = await loadAgentLoop();
+/** Runs the loop to its end; resolves what kept it from starting or stopped it, for the person, or null. */
+export async function runAgent(run: AgentRun): Promise<string | null> {
+  let call: RunCall;
+  let runAgentLoop: Awaited<ReturnType<typeof loadAgentLoop>>;
+  try {
+    call = await run.call;
+    runAgentLoop = await loadAgentLoop(); // a chunk that cannot be fetched (offline on a first visit) is a start failure
+  } catch (error) {
+    return `The agent could not start: ${errorText(error)}`;
+  }
   const { policy, activity } = run;
-  const stream = runAgentLoop(
-    run.prompts,
-    run.context,
-    {
-      ...run.config,
-      beforeToolCall: async (call, signal) => {
-        const result = await policy.beforeToolCall(call, signal);
-        activity.decided(call, result, signal);
-        return result;
+  // Built before the prompts join the transcript: the view's next seq is theirs.
+  const view = run.compaction.view(run.transcript());
+  const guard = run.compaction.guard(view, { ...call, maxOutputTokens: call.streamOptions.maxTokens });
+  try {
+    const stream = runAgentLoop(
+      run.prompts,
+      { systemPrompt: call.systemPrompt, messages: view.messages, tools: call.tools },
+      {
+        model: call.model,
+        streamFn: call.streamFn,
+        streamOptions: call.streamOptions,
+        beforeModelCall: (modelCall, signal) => guard.beforeModelCall(modelCall, signal),
+        beforeToolCall: async (toolCall, signal) => {
+          const result = await policy.beforeToolCall(toolCall, signal);
+          activity.decided(toolCall, result, signal);
+          return result;
+        },
+        afterToolCall: policy.afterToolCall,
+        getSteeringMessages: async () => run.takeQueued(),
       },
-      afterToolCall: policy.afterToolCall,
-      getSteeringMessages: async () => run.takeQueued(),
-    },
-    run.signal,
-  );
-  for await (const event of stream) activity.handle(event);
+      run.signal,
+    );
+    for await (const event of stream) activity.handle(event);
+    return null;
+  } catch (error) {
+    return `The agent stopped unexpectedly: ${errorText(error)}`;
+  } finally {
+    activity.runEnded();
+  }
 }

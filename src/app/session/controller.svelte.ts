@@ -1,26 +1,26 @@
 // One session: the agent loop, the workspace and its tools, the person's settings, and everything the transcript
-// shows while the agent works (queued messages, approvals, tokens and cost; the streaming reply, tool cards and the
-// agent's command log in AgentActivity).
+// shows while the agent works (prompts on their way to the loop in PromptQueue, approvals in SessionApprovals, tokens
+// and cost; the streaming reply, tool cards and the agent's command log in AgentActivity; a run's wiring in agent-run).
 // Components render this state and call its methods; persistence subscribes to its events. The transcript holds
 // what the loop delivered, in the loop's order (a prompt waiting for the loop to take it is shown as pending).
 // The model is sent a view of it: after a compaction, the summary and the messages kept (compaction/).
 import type { AgentTool } from '../../agent/types';
-import { errorText, messageText, titleFromPrompt } from '../../ai/messages';
-import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, StreamOptions, UserMessage } from '../../ai/types';
+import { errorText, titleFromPrompt } from '../../ai/messages';
+import type { AssistantMessage, CompactionEntry, ImageContent, Message, Model, StreamFn, UserMessage } from '../../ai/types';
 import type { Runtime } from '../../runtime/types';
 import { Workspace } from '../../runtime/workspace/workspace';
 import { AgentActivity, type ReplyProgress } from './agent-activity.svelte';
-import { loadAgentLoop, runAgent } from './agent-run';
+import { runAgent } from './agent-run';
 import type { AgentCommand } from '../terminal/agent-commands';
-import { ApprovalQueue, type PendingApproval } from '../policy/approval-queue.svelte';
-import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion } from '../policy/policy';
-import { activeToolsFor, streamOptionsFor } from './run-options';
+import type { PendingApproval } from '../policy/approval-queue.svelte';
+import type { ApprovalAnswer } from '../policy/policy';
+import { SessionApprovals } from './approvals';
+import { PromptQueue, promptMessage } from './prompt-queue.svelte';
+import { RunOptions } from './run-options';
 import type { Settings } from '../settings/settings';
 import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
-import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import { parseCompactCommand } from '../compaction/compact-command';
-import { compactionSettingsOf } from '../compaction/long-session-settings';
 import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
@@ -61,11 +61,6 @@ export type SessionControllerOptions = {
 let sessionCounter = 0;
 const newSessionId = () => `s-${Date.now().toString(36)}-${(++sessionCounter).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-function defaultScheduler(fn: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => fn());
-  else setTimeout(fn, 16);
-}
-
 /** The session the person is working in. */
 export class SessionController {
   readonly id: string;
@@ -74,10 +69,6 @@ export class SessionController {
   title = $state('New session');
   /** Completed messages as the loop delivered them, in order. */
   messages = $state.raw<Message[]>([]);
-  /** Prompts sent that the loop has not taken yet (it starts once the system prompt is built): shown as sent. */
-  pending = $state.raw<UserMessage[]>([]);
-  /** Messages typed while the agent runs, delivered after the current tool batch. */
-  queued = $state.raw<UserMessage[]>([]);
   running = $state(false);
   /** The composer's text, kept here so it survives switching sessions. */
   draft = $state('');
@@ -89,9 +80,10 @@ export class SessionController {
   readonly compaction: SessionCompaction;
 
   private readonly options: SessionControllerOptions;
-  private readonly policy: ToolPolicy;
-  private readonly approvalQueue = new ApprovalQueue();
   private readonly activity: AgentActivity;
+  private readonly toolApprovals: SessionApprovals;
+  private readonly prompts = new PromptQueue();
+  private readonly runOptions: RunOptions;
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private abortController: AbortController | null = null;
   private runPromise: Promise<void> | null = null;
@@ -101,19 +93,22 @@ export class SessionController {
     this.id = options.id ?? newSessionId();
     this.createdAt = options.createdAt ?? Date.now();
     this.workspace = Workspace.of(options.workspace);
-    this.activity = new AgentActivity(options.scheduleUpdate ?? defaultScheduler, (message) => this.messageEnded(message));
+    this.activity = new AgentActivity((message) => this.messageEnded(message), options.scheduleUpdate);
     if (options.title) this.title = options.title;
+    this.runOptions = new RunOptions({
+      workspace: this.workspace,
+      tools: options.tools,
+      streamFn: options.streamFn,
+      now: options.now,
+      onRetryNotice: (notice) => (this.activity.retryNotice = notice),
+    });
     this.compaction = new SessionCompaction(
       options.compactions ?? [],
       () => this.messages.length,
       (compaction) => this.emit({ type: 'compaction', compaction }),
     );
     if (options.messages) this.loadMessages(options.messages);
-    this.policy = new ToolPolicy({
-      workdir: this.workspace,
-      getSettings: () => options.getSettings(),
-      ask: (question, signal) => this.ask(question, signal),
-    });
+    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards);
   }
 
   /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */
@@ -140,6 +135,16 @@ export class SessionController {
   /** A card per tool call of the transcript and of the run. */
   get cards(): ToolCardMap {
     return this.activity.cards;
+  }
+
+  /** Prompts sent that the loop has not taken yet (it starts once the system prompt is built): shown as sent. */
+  get pending(): UserMessage[] {
+    return this.prompts.pending;
+  }
+
+  /** Messages typed while the agent runs, delivered after the current tool batch. */
+  get queued(): UserMessage[] {
+    return this.prompts.queued;
   }
 
   /** The transcript as shown: the delivered messages, then prompts on their way to the loop. */
@@ -177,7 +182,7 @@ export class SessionController {
 
   /** Questions about tool calls waiting for the person's answer. */
   get approvals(): PendingApproval[] {
-    return this.approvalQueue.pending;
+    return this.toolApprovals.pending;
   }
 
   /** The agent's bash commands, for the Terminal's agent view. */
@@ -187,7 +192,7 @@ export class SessionController {
 
   /** Tools the person allowed for the rest of this session. */
   get alwaysAllowedTools(): string[] {
-    return this.policy.alwaysAllowedTools;
+    return this.toolApprovals.policy.alwaysAllowedTools;
   }
 
   card(toolCallId: string): ToolCardState | undefined {
@@ -212,11 +217,9 @@ export class SessionController {
       this.compact(command);
       return;
     }
-    const content: UserMessage['content'] =
-      images.length === 0 ? trimmed : [...(trimmed ? [{ type: 'text' as const, text: trimmed }] : []), ...images];
-    const message: UserMessage = { role: 'user', content, timestamp: Date.now() };
+    const message = promptMessage(trimmed, images);
     if (this.running) {
-      this.queued = [...this.queued, message];
+      this.prompts.queue(message);
       return;
     }
     if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed) || (trimmed ? 'New session' : 'Image');
@@ -267,18 +270,20 @@ export class SessionController {
     const retryAfter = options.harder === true && this.failedMessage !== null;
     const controller = new AbortController();
     this.begin(controller);
-    this.runPromise = this.compactNow(settings, model, options, controller).then(
-      (ok) => this.finish(controller, [], ok && retryAfter && !controller.signal.aborted),
-      () => this.finish(controller, [], false),
-    );
+    this.runPromise = this.compaction
+      .compact(this.messages, this.runOptions.callFor(settings, model), { ...options, signal: controller.signal })
+      .then(
+        (outcome) => this.finish(controller, [], outcome.ok && retryAfter && !controller.signal.aborted),
+        () => this.finish(controller, [], false),
+      );
   }
 
   /** Counts the system prompt and tool schemas in the context meter before the first run (the workspace is in). */
   async measurePrompt(): Promise<void> {
     const settings = this.options.getSettings();
-    const tools = this.activeTools(settings);
+    const tools = this.runOptions.activeTools(settings);
     try {
-      this.compaction.rememberPrompt(await this.systemPrompt(tools, settings), tools);
+      this.compaction.rememberPrompt(await this.runOptions.systemPrompt(tools, settings), tools);
     } catch {
       // The meter then counts the messages only, until the first run measures the prompt.
     }
@@ -286,11 +291,11 @@ export class SessionController {
 
   /** Removes a queued message before it is delivered. */
   unqueue(index: number): void {
-    this.queued = this.queued.filter((_, i) => i !== index);
+    this.prompts.unqueue(index);
   }
 
   answerApproval(questionId: string, answer: ApprovalAnswer): void {
-    this.approvalQueue.answer(questionId, answer);
+    this.toolApprovals.answer(questionId, answer);
   }
 
   /** Resolves when the current run (if any) has ended. */
@@ -314,11 +319,24 @@ export class SessionController {
     const controller = new AbortController();
     this.stopped = false;
     this.begin(controller);
-    this.pending = [...this.pending, ...prompts];
-    this.runPromise = this.run(prompts, settings, model, controller).finally(() => {
-      this.stopped = controller.signal.aborted;
-      this.finish(controller, prompts, false);
-    });
+    this.prompts.sent(prompts);
+    this.runPromise = runAgent({
+      prompts,
+      call: this.runOptions.callFor(settings, model),
+      transcript: () => this.messages,
+      compaction: this.compaction,
+      policy: this.toolApprovals.policy,
+      activity: this.activity,
+      takeQueued: () => this.prompts.takeQueued(),
+      signal: controller.signal,
+    })
+      .then((problem) => {
+        if (problem !== null) this.startError = problem;
+      })
+      .finally(() => {
+        this.stopped = controller.signal.aborted;
+        this.finish(controller, prompts, false);
+      });
   }
 
   /** The settings and their model for a run; null (with the reason shown above the composer) when none can be used. */
@@ -343,7 +361,8 @@ export class SessionController {
     this.running = false;
     this.abortController = null;
     this.runPromise = null;
-    this.keepUndelivered(prompts);
+    // Prompts the loop never took (it could not start) stay in the transcript, so nothing the person typed is lost.
+    for (const p of this.prompts.takeUntaken(prompts)) this.append(p);
     this.emit({ type: 'run-end' });
     if (this.queued.length === 0) {
       if (thenRetry) this.retry();
@@ -351,107 +370,16 @@ export class SessionController {
     }
     if (controller.signal.aborted) {
       // The person stopped the run: what they queued goes back to the composer instead of starting a new run.
-      const texts = this.queued.map((m) => messageText(m, { separator: '' }));
-      this.queued = [];
-      this.draft = [...texts, this.draft].filter((t) => t.trim() !== '').join('\n\n');
+      this.draft = this.prompts.returnToDraft(this.draft);
     } else {
       // A message queued after the last tool batch (or during a compaction) still gets delivered.
-      const next = this.queued;
-      this.queued = [];
-      this.start(next);
+      this.start(this.prompts.takeQueued());
     }
-  }
-
-  /** The person's compaction; resolves whether it succeeded. Never rejects. */
-  private async compactNow(
-    settings: Settings,
-    model: Model,
-    options: { focus?: string; harder?: boolean },
-    controller: AbortController,
-  ): Promise<boolean> {
-    const tools = this.activeTools(settings);
-    const call = this.systemPrompt(tools, settings).then((systemPrompt) => ({
-      model,
-      streamFn: this.options.streamFn,
-      streamOptions: this.streamOptions(settings, model),
-      settings: compactionSettingsOf(settings.compaction),
-      systemPrompt,
-      tools,
-    }));
-    const outcome = await this.compaction.compact(this.messages, call, { ...options, signal: controller.signal });
-    return outcome.ok;
-  }
-
-  private activeTools(settings: Settings): AgentTool[] {
-    return activeToolsFor(this.options.tools, settings);
-  }
-
-  private systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
-    return workspaceSystemPrompt(this.workspace, tools, settings.customInstructions, this.options.now?.() ?? new Date());
-  }
-
-  private streamOptions(settings: Settings, model: Model): Omit<StreamOptions, 'signal'> {
-    return streamOptionsFor(settings, model, (notice) => (this.activity.retryNotice = notice));
-  }
-
-  private async run(prompts: UserMessage[], settings: Settings, model: Model, controller: AbortController): Promise<void> {
-    const tools = this.activeTools(settings);
-    let systemPrompt: string;
-    try {
-      systemPrompt = await this.systemPrompt(tools, settings);
-      await loadAgentLoop(); // a chunk that cannot be fetched (offline on a first visit) is a start failure
-    } catch (error) {
-      this.startError = `The agent could not start: ${errorText(error)}`;
-      return;
-    }
-    // Built before the prompts join the transcript: the view's next seq is theirs.
-    const view = this.compaction.view(this.messages);
-    const streamOptions = this.streamOptions(settings, model);
-    const { streamFn } = this.options;
-    const guard = this.compaction.guard(view, {
-      model,
-      streamFn,
-      streamOptions,
-      settings: compactionSettingsOf(settings.compaction),
-      maxOutputTokens: streamOptions.maxTokens,
-      systemPrompt,
-      tools,
-    });
-    try {
-      await runAgent({
-        prompts,
-        context: { systemPrompt, messages: view.messages, tools },
-        config: { model, streamFn, streamOptions, beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal) },
-        policy: this.policy,
-        activity: this.activity,
-        takeQueued: () => {
-          const delivered = this.queued;
-          this.queued = [];
-          return delivered;
-        },
-        signal: controller.signal,
-      });
-    } catch (error) {
-      this.startError = `The agent stopped unexpectedly: ${errorText(error)}`;
-    } finally {
-      this.activity.runEnded();
-    }
-  }
-
-  /** Prompts the loop never took (it could not start) stay in the transcript, so nothing the person typed is lost. */
-  private keepUndelivered(prompts: UserMessage[]): void {
-    const left = prompts.filter((p) => this.pending.includes(p));
-    if (left.length === 0) return;
-    this.pending = this.pending.filter((p) => !left.includes(p));
-    for (const p of left) this.append(p);
   }
 
   /** A message the loop completed: a prompt it took leaves the pending and queued lists as it joins the transcript. */
   private messageEnded(message: Message): void {
-    if (message.role === 'user') {
-      this.pending = this.pending.filter((p) => p !== message);
-      this.queued = this.queued.filter((q) => q !== message);
-    }
+    this.prompts.completed(message);
     this.append(message);
   }
 
@@ -464,11 +392,5 @@ export class SessionController {
 
   private emit(event: SessionEvent): void {
     for (const listener of [...this.listeners]) listener(event);
-  }
-
-  private ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer> {
-    const card = this.cards.cardFor(question.toolCallId, question.toolName);
-    card.awaitingApproval = true;
-    return this.approvalQueue.ask(question, signal, () => (card.awaitingApproval = false));
   }
 }

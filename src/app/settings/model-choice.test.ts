@@ -42,6 +42,11 @@ describe('the model a run uses', () => {
     expect(modelLabel(fresh({ provider: 'openai-compatible', preset: 'ollama', baseUrl: 'http://localhost:11434/v1', modelId: 'qwen3' }))).toBe('qwen3');
   });
 
+  it('names the provider as settings show it when something is missing', () => {
+    expect(() => resolveModel(fresh({ provider: 'google', modelId: 'gemini-2.5-flash' }))).toThrow('Add your Google Gemini API key in settings');
+    expect(() => resolveModel(fresh({ provider: 'openai', modelId: ' ' }))).toThrow('Choose a model for OpenAI in settings.');
+  });
+
   it('uses the limits the provider reported for the chosen model', () => {
     const listed = [{ id: 'claude-lab-7', contextWindow: 640_000, maxTokens: 96_000 }];
     const s = withReportedLimits(fresh({ apiKey: 'k', modelId: 'claude-lab-7' }), listed);

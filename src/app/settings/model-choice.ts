@@ -4,18 +4,12 @@ import { deprecationOf } from '../../ai/model-deprecations';
 import type { ListedModel } from '../../ai/model-list';
 import { customModel } from '../../ai/models';
 import { endpointPreset } from '../../ai/presets';
+import { PROVIDER_LABELS } from '../../ai/provider-id';
 import type { Model } from '../../ai/types';
 import { defaultModelId, type ProviderChoice, type ProviderId, type Settings } from './settings';
 import { withLimits } from '../compaction/long-session-settings';
 
 export { defaultModelId };
-
-export const PROVIDER_LABELS: Record<ProviderId, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  google: 'Google Gemini',
-  'openai-compatible': 'OpenAI-compatible endpoint',
-};
 
 /** Whether requests to this provider need a key (local endpoints usually do not). */
 export function needsApiKey(settings: Pick<Settings, 'provider' | 'preset'>): boolean {
@@ -25,7 +19,7 @@ export function needsApiKey(settings: Pick<Settings, 'provider' | 'preset'>): bo
 
 /** The model to run with; throws an Error whose message tells the person what to set. */
 export function resolveModel(settings: Settings): Model {
-  const label = PROVIDER_LABELS[settings.provider];
+  const label = PROVIDER_LABELS[settings.provider].long;
   if (settings.provider === 'openai-compatible' && settings.baseUrl.trim() === '') {
     throw new Error('Set the base URL of your OpenAI-compatible endpoint in settings.');
   }
