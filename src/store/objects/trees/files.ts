@@ -40,7 +40,11 @@ export async function blobIdsOf(files: Iterable<[string, Uint8Array]>): Promise<
 
 /** The snapshot of `files` (and `folders`, for empty ones): its trees, and each distinct file once as a blob. */
 export async function snapshotOfFiles(files: FileMap, folders: Iterable<string> = []): Promise<FilesSnapshot> {
-  const ids = await blobIdsOf(files);
+  return snapshotOfHashedFiles(files, await blobIdsOf(files), folders);
+}
+
+/** snapshotOfFiles for files whose blob ids (`ids`, by path, one for each) our code hashed from these bytes already. */
+export async function snapshotOfHashedFiles(files: FileMap, ids: Map<string, ObjectId>, folders: Iterable<string> = []): Promise<FilesSnapshot> {
   const listing: FlatEntry[] = [...folders].map((path) => ({ path, kind: 'dir' as const }));
   const blobs = new Map<ObjectId, Uint8Array>();
   for (const [path, data] of files) {
