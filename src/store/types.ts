@@ -164,6 +164,12 @@ export interface SessionFileContents {
   compactions: CompactionEntry[];
   workspace: FileMap;
   baseline: FileMap | null;
+  /**
+   * The git blob id of each file of `workspace` and of `baseline` (empty without one), by path: hashed from the
+   * bytes on import, once, so storing them needs no second pass.
+   */
+  workspaceIds: Map<string, ObjectId>;
+  baselineIds: Map<string, ObjectId>;
   /** Checkpoint workspace zips by user-message seq (files written before snapshots/). */
   checkpoints: Map<number, Uint8Array>;
   /** Checkpoints as trees, each file once; null when the file has none. */

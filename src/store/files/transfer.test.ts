@@ -1,11 +1,13 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionStore } from '../sessions/session-store';
+import { snapshotOfFiles } from '../objects/trees/files';
+import { exportSessionFile } from './session-file/session-file';
 import { buildSessionDownload, importedTitle, importSessionIntoStore, loadSessionExport, redactSessionExport, revertChange, scanSessionExport } from './transfer';
 import { assistant, call, transcript, user } from '../testing/messages';
 import { diffWorkspaces } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
-import type { FileMap, SessionStore } from '../types';
+import type { FileMap, SessionRecord, SessionStore } from '../types';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
@@ -65,6 +67,42 @@ describe('session transfer', () => {
     expect(fork.session.importedFrom).toBeUndefined();
     await theirs.updateSession(imported.id, { title: 'x', importedFrom: { title: 7, createdAt: 'yesterday' } } as never);
     expect((await theirs.getSession(imported.id))?.importedFrom).toBeUndefined();
+  });
+
+  it('hashes each file of a session file once on import: the ids the reader hashed are the ones stored', async () => {
+    const text = (entries: Record<string, string>): FileMap => new Map(Object.entries(entries).map(([p, t]) => [p, enc(t)]));
+    const checkpoint = await snapshotOfFiles(text({ 'a.txt': 'in the workspace too', 'c.txt': 'only at checkpoint 0' }));
+    const data = exportSessionFile({
+      session: { id: 'x', title: 't', createdAt: 0, model: 'm', provider: 'p' },
+      messages: transcript(1),
+      workspace: text({ 'a.txt': 'in the workspace too', 'w.txt': 'workspace only' }),
+      baseline: text({ 'b.txt': 'baseline only' }),
+      snapshots: { checkpoints: new Map([[0, checkpoint.root]]), trees: checkpoint.objects.trees, blobs: checkpoint.objects.blobs },
+    });
+    const hashed = new Map<string, number>();
+    const digest = crypto.subtle.digest.bind(crypto.subtle);
+    const spy = vi.spyOn(crypto.subtle, 'digest').mockImplementation((algorithm, framed) => {
+      const bytes = framed instanceof Uint8Array ? framed : new Uint8Array(framed as ArrayBuffer);
+      const nul = bytes.indexOf(0);
+      if (dec(bytes.subarray(0, nul)).startsWith('blob ')) {
+        const body = dec(bytes.subarray(nul + 1));
+        hashed.set(body, (hashed.get(body) ?? 0) + 1);
+      }
+      return digest(algorithm, framed);
+    });
+    const store = fresh();
+    let imported: SessionRecord;
+    try {
+      imported = await importSessionIntoStore(store, data);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(Object.fromEntries(hashed)).toEqual({ 'in the workspace too': 1, 'workspace only': 1, 'baseline only': 1, 'only at checkpoint 0': 1 });
+    const latest = await unzipToMap((await store.loadSnapshot(imported.id, 'latest'))!);
+    expect([...latest].map(([path, bytes]) => [path, dec(bytes)])).toEqual([['a.txt', 'in the workspace too'], ['w.txt', 'workspace only']]);
+    const atZero = await unzipToMap((await store.loadSnapshot(imported.id, { checkpoint: 0 }))!);
+    expect(dec(atZero.get('c.txt'))).toBe('only at checkpoint 0');
+    expect(dec((await unzipToMap((await store.loadSnapshot(imported.id, 'baseline'))!)).get('b.txt'))).toBe('baseline only');
   });
 
   it('an untitled original imports as "Untitled (imported)"; a long title stays within 200 characters', () => {

@@ -11,7 +11,7 @@ import type { SessionSnapshots } from './session-file/checkpoints';
 import { redactSecrets, scanForSecrets } from './secret-scan';
 import { snapshotOfZip } from '../objects/snapshot-migration';
 import { makeTree, type Tree, type TreeEntry } from '../objects/trees/codec';
-import { collectTrees, filesOfTree, memoryReader, snapshotOfFiles } from '../objects/trees/files';
+import { collectTrees, filesOfTree, memoryReader, snapshotOfHashedFiles } from '../objects/trees/files';
 import { decodeText } from './workspace-diff';
 import { unzipToMap, zipFromFiles } from './zip-import';
 import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore, StoredSnapshot } from '../types';
@@ -166,9 +166,10 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     for (const [id, bytes] of more.blobs) objects.blobs.set(id, bytes);
     for (const [id, tree] of more.trees) objects.trees.set(id, tree);
   };
-  const latest = await snapshotOfFiles(file.workspace);
+  // The reader hashed every file already (in its worker): the trees are built from those ids.
+  const latest = await snapshotOfHashedFiles(file.workspace, file.workspaceIds);
   add(latest.objects);
-  const baseline = file.baseline ? await snapshotOfFiles(file.baseline) : undefined;
+  const baseline = file.baseline ? await snapshotOfHashedFiles(file.baseline, file.baselineIds) : undefined;
   if (baseline) add(baseline.objects);
   const checkpoints = new Map<number, ObjectId>();
   if (file.snapshots) {

@@ -13,7 +13,9 @@ import { isPackKey, packKeys, readPackIndexes } from './blob-packs';
 import { requestResult, type Database } from '../db';
 import type { ObjectStore } from './object-store';
 import { readStoredSnapshot } from './snapshot-refs';
-import { decodeTree, type Tree } from './trees/codec';
+import type { TreeSource } from './trees/build';
+import { decodeTree } from './trees/codec';
+import { walkTrees } from './trees/walk';
 import type { GarbageReport, CollectOptions } from './snapshot-types';
 
 export type { GarbageReport, CollectOptions };
@@ -22,7 +24,7 @@ export type { GarbageReport, CollectOptions };
 export async function collectGarbage(db: Database, objects: ObjectStore, options: CollectOptions = {}): Promise<GarbageReport> {
   const roots = await db.transact(['snapshots'], 'readonly', 'the storage clean-up', (s) => rootsIn(s.snapshots));
   const reached = { trees: new Set<ObjectId>(), blobs: new Set<ObjectId>() };
-  await walk(roots, reached, (id) => objects.tree(id));
+  await walk(roots, reached, objects);
   const [treeKeys, blobKeys, packs] = await db.transact(['trees', 'blobs'], 'readonly', 'the storage clean-up', (s) =>
     Promise.all([requestResult(s.trees.getAllKeys()), requestResult(s.blobs.getAllKeys()), readPackIndexes(s.blobs)]),
   );
@@ -38,10 +40,12 @@ export async function collectGarbage(db: Database, objects: ObjectStore, options
   return db.transact(['snapshots', 'trees', 'blobs'], 'readwrite', 'the storage clean-up', async (s) => {
     // Snapshots committed since the mark: walk what they reach that the mark did not.
     const now = await rootsIn(s.snapshots);
-    await walk(now, reached, async (id) => {
-      const record = await requestResult(s.trees.get(id));
-      if (!(record instanceof Uint8Array)) throw new Error(`missing tree ${id}`);
-      return decodeTree(id, record);
+    await walk(now, reached, {
+      async tree(id) {
+        const record = await requestResult(s.trees.get(id));
+        if (!(record instanceof Uint8Array)) throw new Error(`missing tree ${id}`);
+        return decodeTree(id, record);
+      },
     });
     let trees = 0;
     let blobs = 0;
@@ -82,18 +86,8 @@ async function rootsIn(snapshots: IDBObjectStore): Promise<ObjectId[]> {
  * Adds everything reachable from `roots` to `reached`, not descending into trees already there. A tree that cannot be
  * read throws: what it refers to cannot be known, so the collection stops and deletes nothing.
  */
-async function walk(roots: ObjectId[], reached: { trees: Set<ObjectId>; blobs: Set<ObjectId> }, read: (id: ObjectId) => Promise<Tree>): Promise<void> {
-  let level = [...new Set(roots)].filter((id) => !reached.trees.has(id));
-  while (level.length > 0) {
-    for (const id of level) reached.trees.add(id);
-    const trees = await Promise.all(level.map(read));
-    const next = new Set<ObjectId>();
-    for (const tree of trees) {
-      for (const entry of tree.entries) {
-        if (entry.kind === 'file') reached.blobs.add(entry.id);
-        else if (!reached.trees.has(entry.id)) next.add(entry.id);
-      }
-    }
-    level = [...next];
-  }
+async function walk(roots: ObjectId[], reached: { trees: Set<ObjectId>; blobs: Set<ObjectId> }, source: TreeSource): Promise<void> {
+  await walkTrees(source, roots, (tree) => {
+    for (const entry of tree.entries) if (entry.kind === 'file') reached.blobs.add(entry.id);
+  }, reached.trees);
 }

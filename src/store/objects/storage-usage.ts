@@ -5,6 +5,7 @@ import { requestResult, type Database } from '../db';
 import type { ObjectStore } from './object-store';
 import { baselineKey, checkpointKey, latestKey, readStoredSnapshot } from './snapshot-refs';
 import { encodeTree } from './trees/codec';
+import { walkTrees } from './trees/walk';
 import type { SessionRecord } from '../types';
 import type { SessionUsage } from './snapshot-types';
 
@@ -52,22 +53,13 @@ export async function storageUsage(db: Database, objects: ObjectStore, sessions:
 
 /** Every tree and blob reachable from `roots`, with its stored size, into `out`. */
 async function reachFrom(objects: ObjectStore, roots: ObjectId[], out: Map<ObjectId, number>, treeBytes: Map<ObjectId, number>): Promise<void> {
-  let level = [...new Set(roots)].filter((id) => !out.has(id));
-  while (level.length > 0) {
-    const trees = await Promise.all(level.map((id) => objects.tree(id)));
-    const next = new Set<ObjectId>();
-    for (const tree of trees) {
-      let bytes = treeBytes.get(tree.id);
-      if (bytes === undefined) {
-        bytes = encodeTree(tree).length;
-        treeBytes.set(tree.id, bytes);
-      }
-      out.set(tree.id, bytes);
-      for (const entry of tree.entries) {
-        if (entry.kind === 'file') out.set(entry.id, entry.size);
-        else if (!out.has(entry.id)) next.add(entry.id);
-      }
+  await walkTrees(objects, roots, (tree) => {
+    let bytes = treeBytes.get(tree.id);
+    if (bytes === undefined) {
+      bytes = encodeTree(tree).length;
+      treeBytes.set(tree.id, bytes);
     }
-    level = [...next];
-  }
+    out.set(tree.id, bytes);
+    for (const entry of tree.entries) if (entry.kind === 'file') out.set(entry.id, entry.size);
+  });
 }

@@ -37,13 +37,14 @@ export function addSnapshotEntries(zip: Zippable, snapshots: SessionSnapshots, p
 
 /**
  * The checkpoints of a session file's `snapshots/` entries, each checked: names are the git ids of their contents,
- * every folder and file a checkpoint reaches is there (a file may be one under workspace/ or baseline/), and each
- * checkpoint belongs to a user message. Null when the file has none. Throws SessionFileError naming the entry.
+ * every folder and file a checkpoint reaches is there (a file may be one under workspace/ or baseline/, given in
+ * `plainBlobs` by the blob ids hashed from their bytes), and each checkpoint belongs to a user message. Null when the
+ * file has none. Throws SessionFileError naming the entry.
  */
 export async function readSnapshotEntries(
   entries: FileMap,
   isUserMessage: (seq: number) => boolean,
-  plainFiles: Iterable<Uint8Array>,
+  plainBlobs: Map<ObjectId, Uint8Array>,
 ): Promise<SessionSnapshots | null> {
   const index = entries.get(CHECKPOINTS_ENTRY);
   if (!index) return null;
@@ -62,7 +63,7 @@ export async function readSnapshotEntries(
       blobs.set(id, data);
     }
   }
-  for (const data of plainFiles) blobs.set(await gitBlobId(data), data);
+  for (const [id, data] of plainBlobs) blobs.set(id, data);
   // Every folder and file a checkpoint reaches must be in the file; sizes come from the files themselves.
   const visit = (id: ObjectId, from: string): void => {
     if (trees.has(id)) return;

@@ -1,7 +1,8 @@
 // Reading a session file for storage without freezing the page: in a Web Worker where there is one (the browser), in
 // this thread otherwise (Node, tests). Either way the answer is the same: the contents with each message in its
-// stored form (entry-codec.ts), or a SessionFileError naming the line.
+// stored form (entry-codec.ts) and each file's blob id, or a SessionFileError naming the line.
 import type { Message } from '../../../ai/types';
+import { isObjectId } from '../../../runtime/object-id';
 import { encodeEntry, lightMessageOf } from '../../sessions/entry-codec';
 import { SessionFileError } from '../../errors';
 import { importSessionFile } from './session-file';
@@ -42,9 +43,13 @@ export async function readSessionFileForStorage(
     worker.onmessage = (event) => {
       worker.terminate();
       const reply = event.data;
-      if (reply.ok) resolve(reply.contents);
-      else if (reply.sessionFileError) reject(new SessionFileError(reply.message, { line: reply.line, field: reply.field }));
-      else reject(new Error(reply.message));
+      if (!reply.ok) {
+        reject(reply.sessionFileError ? new SessionFileError(reply.message, { line: reply.line, field: reply.field }) : new Error(reply.message));
+        return;
+      }
+      const problem = missingBlobId(reply.contents);
+      if (problem) reject(new Error(`The session file could not be read: the reader sent ${problem} back. Reload the page and import again.`));
+      else resolve(reply.contents);
     };
     worker.onerror = (event) => {
       worker.terminate();
@@ -53,4 +58,17 @@ export async function readSessionFileForStorage(
     // Bytes are copied rather than transferred (the caller keeps them); a Blob passes as a reference.
     worker.postMessage(data);
   });
+}
+
+/**
+ * The first file of the worker's answer without a well-formed blob id (ids are trusted as hashed by our code from the
+ * bytes, which the page does not hash again, but they must be there), or null.
+ */
+function missingBlobId(contents: SessionFileForStorage): string | null {
+  const sides = [['workspace', contents.workspace, contents.workspaceIds], ['baseline', contents.baseline, contents.baselineIds]] as const;
+  for (const [side, files, ids] of sides) {
+    if (!(ids instanceof Map)) return `no blob ids for the ${side}`;
+    for (const path of files?.keys() ?? []) if (!isObjectId(ids.get(path))) return `no blob id for ${side}/${path}`;
+  }
+  return null;
 }

@@ -10,10 +10,12 @@
 import { Type } from '@sinclair/typebox';
 import { zipSync, type Zippable } from 'fflate';
 import type { CompactionEntry, Message } from '../../../ai/types';
+import type { ObjectId } from '../../../runtime/object-id';
 import { findCompactionProblem } from '../../compaction-schema';
 import { downloadName } from '../download-name';
 import { SessionFileError, ZipImportError } from '../../errors';
 import { describe, findMessageProblem, firstProblem } from '../../message-schema';
+import { blobIdsOf } from '../../objects/trees/files';
 import { addSnapshotEntries, readSnapshotEntries, type SessionSnapshots } from './checkpoints';
 import { commonTopFolder } from '../workspace-paths';
 import { formatBytes, readRepoZip } from '../zip-import';
@@ -131,11 +133,17 @@ export async function importSessionFile(data: Uint8Array, limits: Pick<ZipImport
       throw error;
     }
   }
-  const snapshots = await readSnapshotEntries(files, (seq) => messages[seq]?.role === 'user', [...workspace.values(), ...baseline.values()]);
+  // Hashed here, off the page when a worker reads the file: the checkpoints below and storing the files use these ids.
+  const workspaceIds = await blobIdsOf(workspace);
+  const baselineIds = await blobIdsOf(baseline);
+  const plainBlobs = new Map<ObjectId, Uint8Array>();
+  for (const [path, data] of workspace) plainBlobs.set(workspaceIds.get(path)!, data);
+  for (const [path, data] of baseline) plainBlobs.set(baselineIds.get(path)!, data);
+  const snapshots = await readSnapshotEntries(files, (seq) => messages[seq]?.role === 'user', plainBlobs);
   for (const seq of snapshots?.checkpoints.keys() ?? []) {
     if (checkpointFiles.has(seq)) throw new SessionFileError(`Checkpoint ${seq} is in the session file twice (checkpoints/${seq}.zip and snapshots/); keep one.`, { field: `checkpoints/${seq}.zip` });
   }
-  return { header, messages, compactions, workspace, baseline: baseline.size ? baseline : null, checkpoints: checkpointFiles, snapshots };
+  return { header, messages, compactions, workspace, baseline: baseline.size ? baseline : null, workspaceIds, baselineIds, checkpoints: checkpointFiles, snapshots };
 }
 
 /** The header, messages and compactions of session.jsonl, every line checked. */

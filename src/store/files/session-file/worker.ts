@@ -1,7 +1,7 @@
 // Web Worker entry that reads and validates a session file (loaded by reader.ts with Vite's
-// `new Worker(new URL(...))`): unzipping, decoding and JSON-parsing a file of tens of megabytes, and preparing its
-// large texts for storage, take seconds of work that would otherwise freeze the page. The result comes back by
-// structured clone, its buffers transferred.
+// `new Worker(new URL(...))`): unzipping, decoding and JSON-parsing a file of tens of megabytes, hashing its files
+// and preparing its large texts for storage, take seconds of work that would otherwise freeze the page. The result
+// comes back by structured clone, its buffers transferred, the files' blob ids with them.
 import { SessionFileError } from '../../errors';
 import { importSessionFile } from './session-file';
 import { forStorage, type SessionFileReply } from './reader';

@@ -7,6 +7,7 @@ import type { NewObjects } from '../object-store';
 import { buildTrees, type FlatEntry, type TreeSource } from './build';
 import type { Tree } from './codec';
 import { listTree } from './diff';
+import { walkTrees } from './walk';
 import type { FileMap } from '../../types';
 
 /** Reads what a tree needs: its folders and its files' bytes. */
@@ -39,7 +40,11 @@ export async function blobIdsOf(files: Iterable<[string, Uint8Array]>): Promise<
 
 /** The snapshot of `files` (and `folders`, for empty ones): its trees, and each distinct file once as a blob. */
 export async function snapshotOfFiles(files: FileMap, folders: Iterable<string> = []): Promise<FilesSnapshot> {
-  const ids = await blobIdsOf(files);
+  return snapshotOfHashedFiles(files, await blobIdsOf(files), folders);
+}
+
+/** snapshotOfFiles for files whose blob ids (`ids`, by path, one for each) our code hashed from these bytes already. */
+export async function snapshotOfHashedFiles(files: FileMap, ids: Map<string, ObjectId>, folders: Iterable<string> = []): Promise<FilesSnapshot> {
   const listing: FlatEntry[] = [...folders].map((path) => ({ path, kind: 'dir' as const }));
   const blobs = new Map<ObjectId, Uint8Array>();
   for (const [path, data] of files) {
@@ -68,19 +73,10 @@ export async function zipOfTree(reader: ObjectReader, root: ObjectId): Promise<U
 export async function collectTrees(reader: TreeSource, roots: Iterable<ObjectId>): Promise<{ trees: Map<ObjectId, Tree>; blobIds: Set<ObjectId> }> {
   const trees = new Map<ObjectId, Tree>();
   const blobIds = new Set<ObjectId>();
-  let level = [...new Set(roots)];
-  while (level.length > 0) {
-    const read = await Promise.all(level.map((id) => reader.tree(id)));
-    const next = new Set<ObjectId>();
-    for (const tree of read) {
-      trees.set(tree.id, tree);
-      for (const entry of tree.entries) {
-        if (entry.kind === 'file') blobIds.add(entry.id);
-        else if (!trees.has(entry.id)) next.add(entry.id);
-      }
-    }
-    level = [...next].filter((id) => !trees.has(id));
-  }
+  await walkTrees(reader, roots, (tree) => {
+    trees.set(tree.id, tree);
+    for (const entry of tree.entries) if (entry.kind === 'file') blobIds.add(entry.id);
+  });
   return { trees, blobIds };
 }
 
