@@ -6,6 +6,7 @@
 //   an import replacing the whole workdir; interruptible-loops.ts: the yield points that let an abort stop a tight
 //   shell loop;
 // - client.ts, protocol.ts, host.ts, worker.ts: the same runtime hosted in a Web Worker, as the page uses it, with
+//   packed-files.ts for the files it transfers, worker-requests.ts for the page's answers to the worker, and
 //   rollback-copy.ts to put the files back when a stuck worker has to be ended;
 // - the dev box, as just-bash commands loaded on first use: shell/ (rg and grep -r over the runtime-side search),
 //   node/ (a sandboxed engine with Node's API), npm/ (install from a registry, run, test, npx), git/ (just-git, the
