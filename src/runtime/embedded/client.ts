@@ -12,7 +12,8 @@ import { relativeTo, resolvePath } from '../paths';
 import { RollbackCopy } from './rollback-copy';
 import type { ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
 import type { CopiedEntry } from '../workspace/scan';
-import type { NpmHostCall } from './protocol';
+import { packFiles } from './packed-files';
+import { answerBaselineFiles, answerNpmCall, type WorkerLine } from './worker-requests';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
 export interface WorkerLike {
@@ -32,22 +33,6 @@ export type EmbeddedWorkerOptions = EmbeddedRuntimeOptions & {
 export const STOP_GRACE_MS = 3000;
 // How long after a command's own deadline the page steps in, should the worker not have stopped it.
 const WORKER_DEADLINE_MARGIN_MS = 250;
-
-type PackedFiles = { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer };
-
-/** The files end to end in one buffer (file i ends at ends[i]), ready to be transferred. */
-function packFiles(files: { path: string; data: Uint8Array }[]): PackedFiles {
-  const ends = new Uint32Array(files.length);
-  let total = 0;
-  for (let i = 0; i < files.length; i++) {
-    total += files[i].data.length;
-    if (total > 0xffffffff) throw new Error('These files are more than 4 GB together, too much for the sandbox.');
-    ends[i] = total;
-  }
-  const bytes = new Uint8Array(total);
-  for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
-  return { paths: files.map((file) => file.path), ends, bytes: bytes.buffer };
-}
 
 const defaultWorker = (): WorkerLike =>
   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'conch-embedded-runtime' });
@@ -75,6 +60,11 @@ class WorkerEmbeddedRuntime implements Runtime {
   /** Read-backs of changed paths for the rollback copy still on their way. */
   private rollbackReads = 0;
   private disposed = false;
+  /** How the answers to the worker's own requests reach it. */
+  private readonly line: WorkerLine = {
+    post: (message, transfer) => this.post(message, transfer),
+    live: () => !this.disposed && this.worker !== undefined,
+  };
 
   constructor(private readonly options: EmbeddedWorkerOptions) {
     this.workdir = options.workdir ?? '/home/project';
@@ -331,10 +321,10 @@ class WorkerEmbeddedRuntime implements Runtime {
         for (const listener of [...this.listeners]) listener(message.paths);
         return;
       case 'baseline-files-needed':
-        void this.sendBaselineFiles(message.request);
+        void answerBaselineFiles(this.baseline, message.request, this.line);
         return;
       case 'npm-host-call':
-        void this.answerNpm(message.request, message.call);
+        void answerNpmCall(this.options.npm, message.request, message.call, this.line);
         return;
       case 'ready':
       case 'init-failed':
@@ -343,32 +333,6 @@ class WorkerEmbeddedRuntime implements Runtime {
         const unknown: never = message;
         throw new Error(`Unknown message ${JSON.stringify(unknown)}`);
       }
-    }
-  }
-
-  private async sendBaselineFiles(request: number): Promise<void> {
-    try {
-      if (!this.baseline) throw new Error('this workspace has no imported baseline any more');
-      const packed = packFiles(await this.baseline.files());
-      this.post({ type: 'baseline-files', request, ...packed }, [packed.bytes]);
-    } catch (error) {
-      if (this.disposed || !this.worker) return;
-      this.post({ type: 'baseline-files-failed', request, message: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  /** The worker's npm asks for the registry setting or the page's tarball cache. */
-  private async answerNpm(request: number, call: NpmHostCall): Promise<void> {
-    const npm = this.options.npm;
-    try {
-      if (!npm) throw new Error('this page gave npm no registry or cache');
-      let value: string | Uint8Array | undefined;
-      if (call.op === 'registry') value = await npm.registry();
-      else if (call.op === 'cache-get') value = await npm.cache.get(call.key);
-      else await npm.cache.put(call.key, call.data);
-      if (!this.disposed && this.worker) this.post({ type: 'npm-host-reply', request, value });
-    } catch (error) {
-      if (!this.disposed && this.worker) this.post({ type: 'npm-host-failed', request, message: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -3,19 +3,15 @@
 // Changes are reported to watchers before the call that made them returns (a command's as one batch), so whoever
 // keeps track of changed files has them in time for a snapshot.
 
-import { Bash, InMemoryFs } from 'just-bash';
-import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
-import { toModelText } from '../exec/model-text';
+import { InMemoryFs } from 'just-bash';
+import type { EntryType, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
 import type { SearchRequest, SearchResult } from '../search-types';
-import { MemoryTree } from './memory-tree';
 import { runSearch } from '../search/run-search';
 import { runSearchAsync, runtimeSearchSource } from '../search/run-search-async';
 import { searchCommands } from './shell/search-commands';
-import { createExecSignal } from '../exec/signal';
-import { appendNote, stopNote } from '../exec/notes';
-import { interruptibleLoops } from './interruptible-loops';
+import { BashSession, type EmbeddedExecOptions } from './bash-session';
+import { SearchIndex } from './search-index';
 import { ObservedFs } from './observed-fs';
-import { OutputTail } from '../exec/output-tail';
 import { StagedWorkspace } from '../workspace/staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from '../paths';
 import { WatchBatcher } from '../workspace/watch-batcher';
@@ -24,11 +20,13 @@ import { PendingBaseline } from './git/pending-baseline';
 import { createNodeCommand, type NodeCommand } from './node/node-command';
 import { createNpmCommands, type NpmCommands } from './npm/command';
 import type { NpmEnvironment } from './npm/environment';
-import { applyToMemory, copyEntry, entryType, listFolder, memoryScanSource } from './memory-fs';
+import { applyToMemory, entryType, listFolder, memoryScanSource } from './memory-fs';
+import { carryOverOutside, replaceWorkdir } from './workspace-replacement';
 import { copyEntries, scanSource, type CopiedEntry } from '../workspace/scan';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from '../zip/workspace-zip';
 
 export { DEFAULT_WORKDIR };
+export type { EmbeddedExecOptions };
 
 export type EmbeddedRuntimeOptions = {
   /** Initial files: workdir-relative (or absolute) path -> content. */
@@ -38,15 +36,6 @@ export type EmbeddedRuntimeOptions = {
   /** npm's registry and tarball cache; default: the public registry and a cache in memory. */
   npm?: NpmEnvironment;
 };
-
-export type EmbeddedExecOptions = ExecOptions & {
-  /** Polled at every shell statement; true stops the command (the worker's cross-thread stop flag). */
-  interruptRequested?: () => boolean;
-};
-
-// just-bash's default limits stop any loop after 100,000 iterations; a real build script may need more, and the
-// caller's timeout is what should stop a runaway loop.
-const EXECUTION_LIMITS = { maxCommandCount: 10_000_000, maxLoopIterations: 10_000_000 };
 
 /** The embedded runtime's own surface: a Runtime whose exec also takes a cross-thread stop flag. */
 export interface EmbeddedRuntime extends Runtime {
@@ -81,21 +70,17 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
    * hand); a committed staged import replaces it.
    */
   private memory: InMemoryFs;
-  private readonly bash: Bash;
+  private readonly shell: BashSession;
   private readonly changes = new WatchBatcher();
   /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
   private readonly baseline = new PendingBaseline();
   private readonly node: NodeCommand = createNodeCommand();
-  /** The file system's folders indexed for searches; dropped whenever anything in it changes. */
-  private searchTree: MemoryTree | undefined;
-  private treeVersion = 0;
+  private readonly searchIndex = new SearchIndex(() => this.memory);
   private readonly npm: NpmCommands;
-  private cwd: string;
   private disposed = false;
 
   constructor(options: EmbeddedRuntimeOptions) {
     this.workdir = normalizeAbsolute(options.workdir ?? DEFAULT_WORKDIR);
-    this.cwd = this.workdir;
     const memory = new InMemoryFs();
     this.memory = memory;
     memory.mkdirSync(this.workdir, { recursive: true });
@@ -103,22 +88,13 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       memory.writeFileSync(resolvePath(this.workdir, path), content);
     }
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
-    const loops = interruptibleLoops();
     this.npm = createNpmCommands(options.npm);
-    this.bash = new Bash({
-      fs: this.fs,
-      cwd: this.workdir,
-      env: { HOME: this.workdir, USER: 'user', LANG: 'C.UTF-8' },
-      executionLimits: EXECUTION_LIMITS,
-      customCommands: [
-        loops.command,
-        lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }),
-        this.npm.beforeUse(this.node.command),
-        ...this.npm.commands,
-        ...searchCommands(() => this.indexedTree()),
-      ],
-    });
-    this.bash.registerTransformPlugin(loops.plugin);
+    this.shell = new BashSession(this.fs, this.workdir, this.changes, [
+      lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }),
+      this.npm.beforeUse(this.node.command),
+      ...this.npm.commands,
+      ...searchCommands(() => this.searchIndex.current()),
+    ]);
   }
 
   // ---- files ----
@@ -204,21 +180,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   /** Walks and matches over the in-memory file system itself, in one synchronous pass. */
   async search(request: SearchRequest): Promise<SearchResult> {
     const absolute = { ...request, path: this.resolve(request.path) };
-    const tree = await this.indexedTree();
+    const tree = await this.searchIndex.current();
     return tree ? runSearch(absolute, tree) : runSearchAsync(absolute, runtimeSearchSource(this));
-  }
-
-  private async indexedTree(): Promise<MemoryTree | null> {
-    if (this.searchTree) return this.searchTree;
-    const version = this.treeVersion;
-    const tree = await MemoryTree.over(this.memory);
-    if (tree && version === this.treeVersion) this.searchTree = tree;
-    return tree;
-  }
-
-  private treeChanged(): void {
-    this.treeVersion++;
-    this.searchTree = undefined;
   }
 
   // ---- commands ----
@@ -226,48 +189,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   async exec(command: string, opts: EmbeddedExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
     const explicitCwd = opts.cwd !== undefined ? this.resolve(opts.cwd) : undefined;
-    let startDir = explicitCwd ?? this.cwd;
-    let preface = '';
-    if ((await this.typeOf(startDir, true)) !== 'dir') {
-      if (explicitCwd !== undefined) {
-        return { output: `cwd ${explicitCwd} does not exist or is not a directory.`, exitCode: 1 };
-      }
-      preface = `[the previous working directory ${startDir} no longer exists; running in ${this.workdir}]\n`;
-      startDir = this.cwd = this.workdir;
-    }
-
-    const stopper = createExecSignal({
-      external: opts.signal,
-      timeoutMs: opts.timeoutMs,
-      interruptRequested: opts.interruptRequested,
-    });
-    try {
-      // `exec 2>&1` first makes just-bash write stdout and stderr into one stream, in the order they happen. The
-      // group keeps what was printed before a timeout or abort (just-bash drops a bare script's output then). Both
-      // on the command's first line so parse errors keep the model's line numbers.
-      const result = await this.changes.holdDuring(() =>
-        this.bash.exec(`exec 2>&1; { ${command}\n}`, { cwd: startDir, env: opts.env, signal: stopper.signal, rawScript: true }),
-      );
-      const reason = stopper.stopReason();
-      let output = preface + toModelText(result.stdout + result.stderr);
-      if (reason !== undefined) {
-        output = appendNote(output.replace(/bash: execution aborted\n?$/, ''), stopNote(reason, opts.timeoutMs));
-      }
-      // A real shell session keeps its directory; just-bash resets it per call, so carry it over ourselves.
-      // After `exit` just-bash returns its starting environment, recognisable by the missing `?`; the directory
-      // then stays where it was.
-      const finalEnv = result.env;
-      const finished = finalEnv !== undefined && '?' in finalEnv && typeof finalEnv.PWD === 'string';
-      if (explicitCwd === undefined && reason === undefined && finished) this.cwd = normalizeAbsolute(finalEnv.PWD);
-      if (output !== '') opts.onOutput?.(output);
-      const tail = new OutputTail();
-      tail.push(output);
-      return { output: tail.text(), exitCode: reason === undefined ? result.exitCode : null };
-    } finally {
-      stopper.dispose();
-      // The command's changes go out before its result, so whoever keeps track of changed files has them by then.
-      this.changes.flush();
-    }
+    return this.shell.run(command, explicitCwd, opts);
   }
 
   // ---- snapshots ----
@@ -326,55 +248,26 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   private async swapInWorkspace(next: InMemoryFs, paths: string[]): Promise<void> {
-    const previous = this.memory;
-    const prefix = `${this.workdir}/`;
-    const removed: string[] = [];
-    for (const path of previous.getAllPaths()) {
-      if (path.startsWith(prefix)) removed.push(path.slice(prefix.length));
-      else if (path !== this.workdir && !this.workdir.startsWith(`${path === '/' ? '' : path}/`)) {
-        await copyEntry(previous, next, path);
-      }
-    }
+    const removed = await carryOverOutside(this.memory, next, this.workdir);
     this.memory = next;
     this.fs.inner = next;
-    this.treeChanged();
-    this.changes.add(removed);
-    this.changes.add(paths);
-    this.changes.flush();
-    this.cwd = this.workdir;
-    this.baseline.rearm();
+    this.workspaceReplaced(removed, paths);
   }
 
-  // A repo import writes tens of thousands of files: they go straight into the in-memory fs with its synchronous
-  // calls, and the watchers hear about them in one batch.
   private async replaceWorkspace(entries: WorkspaceEntry[]): Promise<void> {
-    this.treeChanged();
-    const removed = await this.clearWorkspace();
-    for (const entry of entries) {
-      const absolute = `${this.workdir}/${entry.path}`;
-      if (entry.kind === 'dir') this.memory.mkdirSync(absolute, { recursive: true });
-      else this.memory.writeFileSync(absolute, entry.data);
-    }
-    this.treeChanged();
-    const prefixLength = this.workdir.length + 1;
-    this.changes.add(removed.map((path) => path.slice(prefixLength)));
-    this.changes.add(entries.map((entry) => entry.path));
-    this.changes.flush();
-    this.cwd = this.workdir;
-    this.baseline.rearm();
+    this.searchIndex.invalidate();
+    const removed = await replaceWorkdir(this.memory, this.workdir, entries);
+    this.workspaceReplaced(removed, entries.map((entry) => entry.path));
   }
 
-  /** Empties the workdir; returns the absolute paths removed. */
-  private async clearWorkspace(): Promise<string[]> {
-    const prefix = `${this.workdir}/`;
-    const paths = this.memory.getAllPaths().filter((path) => path.startsWith(prefix));
-    const parents = new Set(paths.map(parentOf));
-    // Leaves first (files, links, empty folders: each removal is a lookup), then the folders deepest first, when
-    // the listing each folder removal does has little left to scan.
-    for (const path of paths) if (!parents.has(path)) await this.memory.rm(path, { force: true });
-    const folders = paths.filter((path) => parents.has(path)).sort((a, b) => b.length - a.length);
-    for (const folder of folders) await this.memory.rm(folder, { recursive: true, force: true });
-    return paths;
+  /** After the whole workdir was replaced: the watchers hear of it in one batch, the shell starts over in the workdir. */
+  private workspaceReplaced(removed: string[], added: string[]): void {
+    this.searchIndex.invalidate();
+    this.changes.add(removed);
+    this.changes.add(added);
+    this.changes.flush();
+    this.shell.backToWorkdir();
+    this.baseline.rearm();
   }
 
   async setBaseline(baseline: WorkspaceBaseline | null): Promise<void> {
@@ -443,7 +336,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   }
 
   private recordChanges(absolutePaths: string[]): void {
-    this.treeChanged();
+    this.searchIndex.invalidate();
     const relative: string[] = [];
     for (const absolute of absolutePaths) {
       const path = relativeTo(this.workdir, normalizeAbsolute(absolute));

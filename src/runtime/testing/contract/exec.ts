@@ -1,8 +1,8 @@
 // The contract's exec cases (runtime-contract.ts): exit codes, the session folder, environment, stops, output.
 
 import { describe, expect, it } from 'vitest';
-import type { ContractShell } from './runtime-contract-shells';
-import type { Runtime } from '../types';
+import type { ContractShell } from './shells';
+import type { Runtime } from '../../types';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

@@ -1,0 +1,18 @@
+// Files on their way to the worker (an import, a restore's writes, the baseline git asks for): packed end to end
+// into one buffer that is transferred, not cloned, since 20,000 small copies cost more than one big move.
+
+export type PackedFiles = { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer };
+
+/** The files end to end in one buffer (file i ends at ends[i]), ready to be transferred. */
+export function packFiles(files: { path: string; data: Uint8Array }[]): PackedFiles {
+  const ends = new Uint32Array(files.length);
+  let total = 0;
+  for (let i = 0; i < files.length; i++) {
+    total += files[i].data.length;
+    if (total > 0xffffffff) throw new Error('These files are more than 4 GB together, too much for the sandbox.');
+    ends[i] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
+  return { paths: files.map((file) => file.path), ends, bytes: bytes.buffer };
+}

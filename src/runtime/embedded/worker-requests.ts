@@ -1,0 +1,39 @@
+// What the page answers when the worker asks it for something it keeps: the imported baseline's files (git is
+// about to make its first commit of them) and npm's registry setting and tarball cache (in the page's storage).
+
+import type { WorkspaceBaseline } from '../types';
+import type { NpmEnvironment } from './npm/environment';
+import { packFiles } from './packed-files';
+import type { NpmHostCall, ToWorker } from './protocol';
+
+/** The page's side of the conversation with its worker; `live` is false once the worker was ended or disposed. */
+export type WorkerLine = {
+  post(message: ToWorker, transfer?: Transferable[]): void;
+  live(): boolean;
+};
+
+/** Answers baseline-files-needed `request` with the baseline's files, or with why there are none. */
+export async function answerBaselineFiles(baseline: WorkspaceBaseline | null, request: number, line: WorkerLine): Promise<void> {
+  try {
+    if (!baseline) throw new Error('this workspace has no imported baseline any more');
+    const packed = packFiles(await baseline.files());
+    line.post({ type: 'baseline-files', request, ...packed }, [packed.bytes]);
+  } catch (error) {
+    if (!line.live()) return;
+    line.post({ type: 'baseline-files-failed', request, message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** Answers npm-host-call `request` from the page's npm environment. */
+export async function answerNpmCall(npm: NpmEnvironment | undefined, request: number, call: NpmHostCall, line: WorkerLine): Promise<void> {
+  try {
+    if (!npm) throw new Error('this page gave npm no registry or cache');
+    let value: string | Uint8Array | undefined;
+    if (call.op === 'registry') value = await npm.registry();
+    else if (call.op === 'cache-get') value = await npm.cache.get(call.key);
+    else await npm.cache.put(call.key, call.data);
+    if (line.live()) line.post({ type: 'npm-host-reply', request, value });
+  } catch (error) {
+    if (line.live()) line.post({ type: 'npm-host-failed', request, message: error instanceof Error ? error.message : String(error) });
+  }
+}
