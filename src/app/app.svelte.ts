@@ -1,9 +1,10 @@
 // The whole page's state: the sandbox boot, settings, the sessions and which one is open, the theme and panels.
 // The app layer's parts, a folder per owner: boot/ (which sandbox runs, the service worker, WebContainer's checks,
-// preview servers), library/ (the stored sessions: list, search, open, share), session/ (one open session: its
-// controller, the run of the loop, persistence, snapshots, checkpoint restore, tool cards), policy/ (the approval
-// policy and its questions), prompt/ (the system prompt), workspace/ (import, export, the Files tab),
-// settings/ (settings, model choice, live model lists, storage view), compaction/ and terminal/.
+// preview servers; browser-boot.ts wires it to this state), library/ (the stored sessions: list, search, open,
+// share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
+// checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
+// workspace/ (import, export, the Files tab), settings/ (settings, model choice, live model lists, storage view),
+// compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace/workspace';

@@ -16,7 +16,7 @@ import { SessionPersistence } from '../session/persistence';
 import { SessionLibrary } from '../library/library.svelte';
 import { buildExport, prepareSessionExport } from '../library/sharing';
 import { defaultSettings, type Settings } from '../settings/settings';
-import { isInterruptedReply, recoverInterruptedReply, ReplyDrafts } from './interrupted-reply';
+import { isInterruptedReply, recoverInterruptedReply, ReplyDrafts } from '../session/interrupted-reply';
 
 const model = smallModel(16_384, 4_096);
 let counter = 0;

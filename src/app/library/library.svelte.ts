@@ -25,7 +25,7 @@ import type { SaveState } from '../session/persistence';
 import { StorageView } from '../settings/storage-view.svelte';
 import { timed } from '../user-timing';
 import { WorkspaceSnapshots } from '../session/workspace-snapshots';
-import { WorkspaceTransfer } from '../workspace/transfer';
+import { WorkspaceTransfer } from './transfer';
 
 export type { SessionHost } from '../session/open-session.svelte';
 

@@ -6,7 +6,7 @@ import type { Workspace } from '../../runtime/workspace/workspace';
 import type { SessionLock, SessionStore } from '../../store';
 import type { SessionController } from './controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './persistence';
-import { recoverInterruptedReply, ReplyDrafts } from '../compaction/interrupted-reply';
+import { recoverInterruptedReply, ReplyDrafts } from './interrupted-reply';
 import type { WorkspaceSnapshots } from './workspace-snapshots';
 
 /** What an open session needs from the page: the sandbox's workspace and a controller for a transcript. */

@@ -3,8 +3,8 @@
 // for its tool calls), and the person can Continue from it.
 import type { AssistantMessage, Message } from '../../ai/types';
 import { closeInterruptedReply, DraftWriter, type SessionStore } from '../../store';
-import type { SessionController } from '../session/controller.svelte';
-import { isInterruptedReply } from './interrupted-marker';
+import type { SessionController } from './controller.svelte';
+import { isInterruptedReply } from '../compaction/interrupted-marker';
 
 export { isInterruptedReply };
 

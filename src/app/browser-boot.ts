@@ -1,12 +1,12 @@
 // The page's sandbox boot: RuntimeBoot wired to the real runtimes (the embedded one in a Web Worker, WebContainer
 // from StackBlitz), its state mirrored into the top bar, and WebContainer's preview events into the Preview tab.
-import type { Runtime } from '../../runtime/types';
-import type { NpmEnvironment } from '../../runtime/embedded/npm/environment';
-import type { AppState, BootView } from '../app.svelte';
-import { watchContainerErrors, type ContainerErrorSource } from './container-errors';
-import { RuntimeBoot, type BootState } from './runtime-boot';
-import type { Settings } from '../settings/settings';
-import { mayAutoBootWebContainer } from './webcontainer-device';
+import type { Runtime } from '../runtime/types';
+import type { NpmEnvironment } from '../runtime/embedded/npm/environment';
+import type { AppState, BootView } from './app.svelte';
+import { watchContainerErrors, type ContainerErrorSource } from './boot/container-errors';
+import { RuntimeBoot, type BootState } from './boot/runtime-boot';
+import type { Settings } from './settings/settings';
+import { mayAutoBootWebContainer } from './boot/webcontainer-device';
 
 /** Creates the `bootRuntime` option of AppState: the first call boots, later calls switch to WebContainer. */
 export function createBrowserBoot(
@@ -37,8 +37,8 @@ export function createBrowserBoot(
     machine = new RuntimeBoot({
       timeoutMs,
       autoBootWebContainer: mayAutoBootWebContainer(globalThis.navigator),
-      bootWebContainer: async () => (await import('../../runtime/webcontainer/boot')).bootWebContainerRuntime(),
-      createEmbedded: async () => (await import('../../runtime/embedded/client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app) }),
+      bootWebContainer: async () => (await import('../runtime/webcontainer/boot')).bootWebContainerRuntime(),
+      createEmbedded: async () => (await import('../runtime/embedded/client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app) }),
     });
     machine.subscribe((state) => {
       app.setBoot(bootView(state));
@@ -59,7 +59,7 @@ export function createBrowserBoot(
 
 /** npm's registry (the person's setting, read at each install) and its tarball cache in IndexedDB. */
 async function pageNpm(app: AppState): Promise<NpmEnvironment> {
-  const { createPackageCache } = await import('../../store');
+  const { createPackageCache } = await import('../store');
   return { registry: () => app.settings.npmRegistry, cache: createPackageCache() };
 }
 

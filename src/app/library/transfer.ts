@@ -3,10 +3,10 @@
 import type { ObjectId } from '../../runtime/object-id';
 import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../../store';
 import type { OpenSessionAccess } from '../session/open-session-access';
-import { sessionBaseline } from './baseline';
+import { sessionBaseline } from '../workspace/baseline';
 import { storedRoot } from '../session/persistence';
 import { timed } from '../user-timing';
-import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from '../library/sharing';
+import { buildExport, importSharedSession, prepareSessionExport, type ExportDownload, type ExportFormat, type PreparedExport } from './sharing';
 import {
   changesPatch,
   exportWorkspaceZip,
@@ -18,7 +18,7 @@ import {
   type HistoryOption,
   type RepoImport,
   type RepoSource,
-} from './workspace-io';
+} from '../workspace/workspace-io';
 
 /** Imports and exports of the open session; components call it as `library.transfer`. */
 export class WorkspaceTransfer {
