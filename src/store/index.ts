@@ -1,9 +1,9 @@
 // Public API of the storage layer. UI and app code import from here only. Its parts: db.ts (one IndexedDB
-// database, a store per kind of record); objects/, snapshots by content (blobs and packs by git blob id, trees/
-// of folders, refs, garbage collection, the migration of zip-era snapshots, storage figures); sessions/, session
-// records, entries, drafts, compactions, locks and message search; files/, what crosses the tab's edge as a file
-// (session-file/ read and written in a worker with its checkpoints, the HTML export, zip import, patch, download
-// names, the secret scan).
+// database, a store per kind of record) and keys.ts (its key shapes); objects/, snapshots by content (blobs and
+// packs by git blob id, trees/ of folders, refs, garbage collection, the migration of zip-era snapshots, storage
+// figures); sessions/, session records, entries, drafts, compactions, locks and message search; zip/, archives
+// from outside read within the safety limits; files/, what crosses the tab's edge as a file (session-file/ read
+// and written in a worker with its checkpoints, the HTML export, transfer, patch, download names, the secret scan).
 export type {
   FileMap,
   TokenTotals,
@@ -46,7 +46,7 @@ export { openSessionEvents, SESSION_CHANNEL, type SessionEvents } from './sessio
 export { findMessageProblem, isMessage } from './message-schema';
 export { SessionSearchIndex, type MessageHit, type Snippet, type LoadSearchTexts } from './sessions/search';
 
-export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './files/zip-import';
+export { readRepoZip, readFolderFiles, zipFromFiles, unzipToMap, DEFAULT_MAX_FILES, DEFAULT_MAX_RATIO, DEFAULT_MAX_TOTAL_BYTES } from './zip/repo-zip';
 export { diffWorkspaces, formatPatch, decodeText } from './files/workspace-diff';
 export {
   exportSessionFile,

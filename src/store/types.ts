@@ -2,12 +2,15 @@
 import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
 import type { ObjectId } from '../runtime/object-id';
 import type { NewObjects, ObjectStore } from './objects/object-store';
-import type { CollectOptions, GarbageReport, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot } from './objects/snapshot-types';
+import type { FileMap } from './file-map';
+import type { CollectOptions, GarbageReport, SessionSnapshots, SessionUsage, SnapshotRef, SnapshotUpgrade, StoredSnapshot } from './objects/snapshot-types';
+
+export type { FileMap, SnapshotRef };
+export type { SkipReason, ZipImportOptions, ZipImportProgress, ZipImportResult } from './zip/repo-zip';
 
 export type { GarbageReport, NewObjects, SessionSnapshots, SessionUsage, SnapshotUpgrade, StoredSnapshot };
 
 /** Workspace files keyed by POSIX path relative to the workspace root ("src/main.ts", never "/x" or "../x"). */
-export type FileMap = Map<string, Uint8Array>;
 
 export type TokenTotals = { input: number; output: number; cacheRead: number; cacheWrite: number };
 
@@ -41,11 +44,6 @@ export type ImportedFrom = { title: string; createdAt: number; exportedAt: numbe
 export type NewSession = { title?: string; model?: string; provider?: string };
 export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName'>>;
 
-/**
- * Which workspace snapshot: the latest one, the imported baseline, or the checkpoint taken when the user message
- * with that seq was sent (the workspace as it was BEFORE that turn ran).
- */
-export type SnapshotRef = 'latest' | 'baseline' | { checkpoint: number };
 
 /** A list change another tab (or this one) should react to. */
 export type SessionChange =
@@ -122,27 +120,6 @@ export interface SecretFinding {
   context: string;
   /** The matched text itself, used by redactSecrets. Never render it. */
   value: string;
-}
-
-export type ZipImportProgress = { files: number; bytes: number; totalFiles: number; totalBytes: number };
-
-export interface ZipImportOptions {
-  maxTotalBytes?: number; // default 1 GiB, uncompressed
-  maxFiles?: number; // default 100_000
-  maxRatio?: number; // default 200 (uncompressed / compressed, per entry, for entries over 1 MiB)
-  stripTopFolder?: boolean; // default true: a GitHub/GitLab download's single top folder
-  onProgress?: (progress: ZipImportProgress) => void;
-  signal?: AbortSignal;
-}
-
-export type SkipReason = 'symlink' | 'os-metadata' | 'encrypted' | 'unsupported-compression';
-export interface ZipImportResult {
-  files: FileMap;
-  skipped: { path: string; reason: SkipReason }[];
-  strippedPrefix?: string; // e.g. "repo-main/"
-  totalBytes: number;
-  /** CRC-32 per file as the zip declared it (zip imports only), so re-packing the tree need not checksum again. */
-  declaredCrcs?: Map<string, number>;
 }
 
 export type SessionFileHeader = {

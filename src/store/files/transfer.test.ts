@@ -6,7 +6,7 @@ import { exportSessionFile } from './session-file/session-file';
 import { buildSessionDownload, importedTitle, importSessionIntoStore, loadSessionExport, redactSessionExport, revertChange, scanSessionExport } from './transfer';
 import { assistant, call, transcript, user } from '../testing/messages';
 import { diffWorkspaces } from './workspace-diff';
-import { unzipToMap, zipFromFiles } from './zip-import';
+import { unzipToMap, zipFromFiles } from '../zip/repo-zip';
 import type { FileMap, SessionRecord, SessionStore } from '../types';
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -13,7 +13,7 @@ import { snapshotOfZip } from '../objects/snapshot-migration';
 import { makeTree, type Tree, type TreeEntry } from '../objects/trees/codec';
 import { collectTrees, filesOfTree, memoryReader, snapshotOfHashedFiles } from '../objects/trees/files';
 import { decodeText } from './workspace-diff';
-import { unzipToMap, zipFromFiles } from './zip-import';
+import { unzipToMap, zipFromFiles } from '../zip/repo-zip';
 import type { FileChange, FileMap, SecretFinding, SessionRecord, SessionStore, StoredSnapshot } from '../types';
 import { importedTitle, IMPORTED_TITLE_SUFFIX } from './imported-title';
 

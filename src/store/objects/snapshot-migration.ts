@@ -6,11 +6,11 @@ import { ZipImportError } from '../errors';
 import { requestResult, type Database } from '../db';
 import { putObjects } from './object-store';
 import { baselineKey, latestKey, readStoredSnapshot, treeValue } from './snapshot-refs';
-import { prefixRange } from '../sessions/keys';
+import { prefixRange } from '../keys';
 import { snapshotOfFiles, type FilesSnapshot } from './trees/files';
-import { readCentralDirectory } from '../files/zip-directory';
-import { readRepoZip } from '../files/zip-import';
-import { normalizePath, unsafePathReason } from '../files/workspace-paths';
+import { readCentralDirectory } from '../zip/directory';
+import { readRepoZip } from '../zip/repo-zip';
+import { normalizePath, unsafePathReason } from '../zip/workspace-paths';
 import type { SnapshotUpgrade } from './snapshot-types';
 import { sameBytes } from './bytes';
 

@@ -3,8 +3,8 @@
 // each holding either { tree: <root tree id> } (a content-addressed snapshot: its folders in `trees`, its files in
 // `blobs`) or, in stores written before content addressing, the workspace as one zip (converted on open).
 import { isObjectId, type ObjectId } from '../../runtime/object-id';
-import { pad } from '../sessions/keys';
-import type { SnapshotRef } from '../types';
+import { pad } from '../keys';
+import type { SnapshotRef } from './snapshot-types';
 import type { StoredSnapshot } from './snapshot-types';
 
 export type { StoredSnapshot };

@@ -7,7 +7,7 @@ import { createSessionStore } from '../sessions/session-store';
 import { user } from '../testing/messages';
 import { filesOfTree, snapshotOfFiles } from './trees/files';
 import type { SessionStore, SnapshotCommit } from '../types';
-import { unzipToMap } from '../files/zip-import';
+import { unzipToMap } from '../zip/repo-zip';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array | undefined) => new TextDecoder().decode(b);

@@ -3,6 +3,15 @@
 import type { ObjectId } from '../../runtime/object-id';
 import type { Tree } from './trees/codec';
 
+/**
+ * Which workspace snapshot: the latest one, the imported baseline, or the checkpoint taken when the user message
+ * with that seq was sent (the workspace as it was BEFORE that turn ran).
+ */
+export type SnapshotRef = 'latest' | 'baseline' | { checkpoint: number };
+
+/** What the storage figures read of a session: where its snapshots are. */
+export type SnapshotHolder = { id: string; title: string; checkpoints: number[]; baselineId?: string };
+
 export type GarbageReport = { trees: number; blobs: number };
 
 export type CollectOptions = {

@@ -6,15 +6,14 @@ import type { ObjectStore } from './object-store';
 import { baselineKey, checkpointKey, latestKey, readStoredSnapshot } from './snapshot-refs';
 import { encodeTree } from './trees/codec';
 import { walkTrees } from './trees/walk';
-import type { SessionRecord } from '../types';
-import type { SessionUsage } from './snapshot-types';
+import type { SessionUsage, SnapshotHolder } from './snapshot-types';
 
 export type { SessionUsage };
 
 type Reach = { objects: Map<ObjectId, number>; zipBytes: number };
 
 /** Storage use per session, largest unique use first. */
-export async function storageUsage(db: Database, objects: ObjectStore, sessions: SessionRecord[]): Promise<SessionUsage[]> {
+export async function storageUsage(db: Database, objects: ObjectStore, sessions: SnapshotHolder[]): Promise<SessionUsage[]> {
   const values = await db.transact(['snapshots'], 'readonly', 'the storage figures', async (s) => {
     const [keys, all] = await Promise.all([requestResult(s.snapshots.getAllKeys()), requestResult(s.snapshots.getAll())]);
     return new Map((keys as string[]).map((key, i) => [key, readStoredSnapshot(all[i])]));

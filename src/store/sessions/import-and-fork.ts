@@ -6,7 +6,7 @@ import { putObjects } from '../objects/object-store';
 import { baselineKey, checkpointKey, latestKey, treeValue } from '../objects/snapshot-refs';
 import type { ForkResult, SessionRecord, SessionStore } from '../types';
 import { encodeEntry } from './entry-codec';
-import { compactionKey, entryKey, messageRange, prefixRange } from './keys';
+import { compactionKey, entryKey, messageRange, prefixRange } from '../keys';
 import { accountFor, accountUsage, zeroTokens } from './record';
 import { loadSession, readSession, type StoreContext } from './store-context';
 

@@ -19,7 +19,7 @@ import { latestKey } from '../objects/snapshot-refs';
 import { storageUsage } from '../objects/storage-usage';
 import type { SessionChange, SessionRecord, SessionStore } from '../types';
 import { createImportAndFork } from './import-and-fork';
-import { prefixRange } from './keys';
+import { prefixRange } from '../keys';
 import { normalizeSession, zeroTokens } from './record';
 import { createSnapshotStore } from './snapshot-store';
 import { dropBaselineIfUnused, loadSession, readSession, type StoreContext } from './store-context';

@@ -6,7 +6,7 @@ import { requestResult } from '../db';
 import { findMessageProblem } from '../message-schema';
 import type { SessionStore } from '../types';
 import { decodeEntry, encodeEntry } from './entry-codec';
-import { compactionKey, draftKey, entryKey, messageRange, prefixRange } from './keys';
+import { compactionKey, draftKey, entryKey, messageRange, prefixRange } from '../keys';
 import { accountFor, accountUsage } from './record';
 import { missingTrailingResults } from './repair-transcript';
 import { searchTextOf } from './search-text';

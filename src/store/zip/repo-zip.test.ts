@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { zipSync, strToU8, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ImportCancelledError, ZipImportError } from '../errors';
-import { readFolderFiles, readRepoZip, unzipToMap, zipFromFiles } from './zip-import';
-import { readCentralDirectory } from './zip-directory';
+import { readFolderFiles, readRepoZip, unzipToMap, zipFromFiles } from './repo-zip';
+import { readCentralDirectory } from './directory';
 import { crc32 } from '../../runtime/zip/stored-zip';
 
 const hasZipTool = spawnSync('zip', ['-v']).status === 0;

@@ -4,9 +4,30 @@ import { Inflate, inflateSync, zipSync, type Zippable } from 'fflate';
 import { nextMacrotask } from '../../runtime/macrotask';
 import { writeStoredZip } from '../../runtime/zip/stored-zip';
 import { ImportCancelledError, ZipImportError } from '../errors';
-import { entryData, readCentralDirectory, type ZipEntry } from './zip-directory';
+import { entryData, readCentralDirectory, type ZipEntry } from './directory';
 import { commonTopFolder, findFileFolderClash, isOsMetadata, normalizePath, unsafePathReason } from './workspace-paths';
-import type { FileMap, SkipReason, ZipImportOptions, ZipImportResult } from '../types';
+import type { FileMap } from '../file-map';
+
+export type ZipImportProgress = { files: number; bytes: number; totalFiles: number; totalBytes: number };
+
+export interface ZipImportOptions {
+  maxTotalBytes?: number; // default 1 GiB, uncompressed
+  maxFiles?: number; // default 100_000
+  maxRatio?: number; // default 200 (uncompressed / compressed, per entry, for entries over 1 MiB)
+  stripTopFolder?: boolean; // default true: a GitHub/GitLab download's single top folder
+  onProgress?: (progress: ZipImportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export type SkipReason = 'symlink' | 'os-metadata' | 'encrypted' | 'unsupported-compression';
+export interface ZipImportResult {
+  files: FileMap;
+  skipped: { path: string; reason: SkipReason }[];
+  strippedPrefix?: string; // e.g. "repo-main/"
+  totalBytes: number;
+  /** CRC-32 per file as the zip declared it (zip imports only), so re-packing the tree need not checksum again. */
+  declaredCrcs?: Map<string, number>;
+}
 
 export const DEFAULT_MAX_TOTAL_BYTES = 1024 ** 3;
 export const DEFAULT_MAX_FILES = 100_000;

@@ -8,7 +8,7 @@ import { buildSessionDownload, importSessionIntoStore, loadSessionExport, redact
 import { transcript, user } from '../../testing/messages';
 import { snapshotOfFiles } from '../../objects/trees/files';
 import type { SessionStore } from '../../types';
-import { unzipToMap } from '../zip-import';
+import { unzipToMap } from '../../zip/repo-zip';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array | undefined) => new TextDecoder().decode(b);

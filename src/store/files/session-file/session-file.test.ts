@@ -4,7 +4,7 @@ import { SessionFileError } from '../../errors';
 import type { CompactionEntry } from '../../../ai/types';
 import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
 import { transcript, user } from '../../testing/messages';
-import { zipFromFiles } from '../zip-import';
+import { zipFromFiles } from '../../zip/repo-zip';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const header = { type: 'header', format: 'conch-session', version: 1, id: 'abc', title: 'T', createdAt: 1, model: 'm', provider: 'p', exportedAt: 2 };

@@ -17,8 +17,8 @@ import { SessionFileError, ZipImportError } from '../../errors';
 import { describe, findMessageProblem, firstProblem } from '../../message-schema';
 import { blobIdsOf } from '../../objects/trees/files';
 import { addSnapshotEntries, readSnapshotEntries, type SessionSnapshots } from './checkpoints';
-import { commonTopFolder } from '../workspace-paths';
-import { formatBytes, readRepoZip } from '../zip-import';
+import { commonTopFolder } from '../../zip/workspace-paths';
+import { formatBytes, readRepoZip } from '../../zip/repo-zip';
 import type { FileMap, SessionFileContents, SessionFileHeader, ZipImportOptions } from '../../types';
 
 export const SESSION_FORMAT = 'conch-session';

@@ -8,7 +8,7 @@ import { buildTrees, type FlatEntry, type TreeSource } from './build';
 import type { Tree } from './codec';
 import { listTree } from './diff';
 import { walkTrees } from './walk';
-import type { FileMap } from '../../types';
+import type { FileMap } from '../../file-map';
 
 /** Reads what a tree needs: its folders and its files' bytes. */
 export interface ObjectReader extends TreeSource {
