@@ -6,6 +6,7 @@ import { createEmbeddedRuntime, type EmbeddedRuntime } from './in-process';
 import type { ScannedEntry, StagedImport } from '../types';
 import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './protocol';
 import type { NpmEnvironment } from './npm/environment';
+import { unpackFiles } from './packed-files';
 
 // just-bash's defense-in-depth mode blocks `Atomics` for scripts while they run; the stop-flag check is host code,
 // so it keeps the original function, taken before any script starts.
@@ -242,14 +243,6 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     return runtime;
   }
 
-}
-
-/** Views into the one transferred buffer of a packed file list: the files are not copied again. */
-function unpackFiles(packed: { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }): { path: string; data: Uint8Array }[] {
-  return packed.paths.map((path, i) => {
-    const start = i === 0 ? 0 : packed.ends[i - 1];
-    return { path, data: new Uint8Array(packed.bytes, start, (packed.ends[i] ?? 0) - start) };
-  });
 }
 
 function errorText(error: unknown): string {

@@ -16,3 +16,11 @@ export function packFiles(files: { path: string; data: Uint8Array }[]): PackedFi
   for (let i = 0; i < files.length; i++) bytes.set(files[i].data, i === 0 ? 0 : ends[i - 1]);
   return { paths: files.map((file) => file.path), ends, bytes: bytes.buffer };
 }
+
+/** Views into the one transferred buffer of a packed file list: the files are not copied again. */
+export function unpackFiles(packed: PackedFiles): { path: string; data: Uint8Array }[] {
+  return packed.paths.map((path, i) => {
+    const start = i === 0 ? 0 : packed.ends[i - 1];
+    return { path, data: new Uint8Array(packed.bytes, start, (packed.ends[i] ?? 0) - start) };
+  });
+}

@@ -2,7 +2,7 @@
 // prints for the same script.
 
 import { describe, expect, it } from 'vitest';
-import { nodeWorkspace } from './testing/node-workspace';
+import { nodeWorkspace } from '../testing/node-workspace';
 
 const scripts: Record<string, string> = {
   'fs.js': `

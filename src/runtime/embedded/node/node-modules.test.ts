@@ -2,7 +2,7 @@
 // (main, exports with conditions and patterns, type), the node: prefix, JSON, TypeScript, and the errors Node gives.
 
 import { describe, expect, it } from 'vitest';
-import { nodeWorkspace } from './testing/node-workspace';
+import { nodeWorkspace } from '../testing/node-workspace';
 
 const files = {
   'cjs/main.js': "const { add } = require('./math'); const data = require('./data.json'); console.log(add(2, 3), data.name, __filename, __dirname, require.main === module);",

@@ -2,7 +2,7 @@
 // within 200 ms of a timeout or an abort, memory is capped with a clear error, and invocations answer as node does.
 
 import { describe, expect, it } from 'vitest';
-import { nodeWorkspace } from './testing/node-workspace';
+import { nodeWorkspace } from '../testing/node-workspace';
 
 const STOP_BUDGET_MS = 200;
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeWorkspace } from './testing/node-workspace';
+import { nodeWorkspace } from '../testing/node-workspace';
 
 const passing: Record<string, string> = {
   'package.json': '{ "name": "suite-demo" }',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedRuntime } from '../in-process';
 import { memoryPackageCache } from './environment';
 import { startFixtureRegistry, type FixtureRegistry } from './testing/fixture-registry';
-import { fixturePackageFiles, npmRuntime, treeOf } from './testing/npm-workspace';
+import { fixturePackageFiles, npmRuntime, treeOf } from '../testing/npm-workspace';
 
 let registry: FixtureRegistry;
 const runtimes: EmbeddedRuntime[] = [];

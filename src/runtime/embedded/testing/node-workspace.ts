@@ -2,7 +2,7 @@
 // what keeps these tests fast. `run` gives the exit code and the output (stdout and stderr merged, in order).
 
 import { afterAll } from 'vitest';
-import { createEmbeddedRuntime, type EmbeddedRuntime } from '../../in-process';
+import { createEmbeddedRuntime, type EmbeddedRuntime } from '../in-process';
 
 export type NodeWorkspace = {
   runtime: EmbeddedRuntime;

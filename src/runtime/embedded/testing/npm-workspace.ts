@@ -2,9 +2,9 @@
 // test's own, so two runtimes can share one (a second install, a reload) or not.
 
 import { readFileSync } from 'node:fs';
-import { createEmbeddedRuntime, type EmbeddedRuntime } from '../../in-process';
-import { memoryPackageCache, type PackageCache } from '../environment';
-import { unpackTarball } from '../tarball';
+import { createEmbeddedRuntime, type EmbeddedRuntime } from '../in-process';
+import { memoryPackageCache, type PackageCache } from '../npm/environment';
+import { unpackTarball } from '../npm/tarball';
 
 /** A runtime using `registry` (a URL, or a function for one that changes) and `cache`. */
 export function npmRuntime(options: { registry: string | (() => string); cache?: PackageCache; files?: Record<string, string | Uint8Array> }): EmbeddedRuntime {
@@ -17,7 +17,7 @@ export function npmRuntime(options: { registry: string | (() => string); cache?:
 
 /** The files of a fixture tarball (registry/<name>-<version>.tgz), as a project to work in. */
 export async function fixturePackageFiles(fileName: string): Promise<Record<string, Uint8Array>> {
-  const tarball = new Uint8Array(readFileSync(new URL(`./registry/${fileName}`, import.meta.url)));
+  const tarball = new Uint8Array(readFileSync(new URL(`../npm/testing/registry/${fileName}`, import.meta.url)));
   return Object.fromEntries((await unpackTarball(tarball)).map((file) => [file.path, file.data]));
 }
 
