@@ -4,7 +4,7 @@ import type { ToolCall, ToolResultMessage } from '../ai/types';
 import { validateToolArguments } from '../ai/validate';
 import { errorText } from '../ai/messages';
 import { ABORTED, type AbortRace } from './abort';
-import { mustFollow } from './batch-order';
+import { BatchOrder } from './batch-order';
 import {
   abortedBeforeStart,
   abortedWhileRunning,
@@ -55,7 +55,8 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
   } else {
     // Checks (and any question a hook asks the person) happen one call at a time, in order; each call starts
     // executing once its own checks pass and the calls it must follow are done, so independent tools overlap.
-    const running: { effects: ToolEffects | undefined; done: Promise<void> }[] = [];
+    const order = new BatchOrder<Promise<void>>();
+    const running: Promise<void>[] = [];
     for (let i = 0; i < batch.calls.length; i++) {
       const call = batch.calls[i];
       startEvent(batch, call);
@@ -65,13 +66,14 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
         continue;
       }
       const effects = declaredEffects(prepared);
-      const before = running.filter((earlier) => mustFollow(earlier.effects, effects)).map((earlier) => earlier.done);
-      const done = Promise.all(before)
-        .then(() => (batch.aborts.signal?.aborted ? failure(abortedBeforeStart(call.name)) : execute(batch, call, prepared)))
-        .then((finished) => ordered.settle(i, finished));
-      running.push({ effects, done });
+      const before = order.mustFollow(effects);
+      const run = () =>
+        batch.aborts.signal?.aborted ? Promise.resolve(failure(abortedBeforeStart(call.name))) : execute(batch, call, prepared);
+      const done = (before.length === 0 ? run() : Promise.all(before).then(run)).then((finished) => ordered.settle(i, finished));
+      order.add(effects, done);
+      running.push(done);
     }
-    await Promise.all(running.map((r) => r.done));
+    await Promise.all(running);
   }
   return ordered.results;
 }
