@@ -60,7 +60,8 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
     for (let i = 0; i < batch.calls.length; i++) {
       const call = batch.calls[i];
       startEvent(batch, call);
-      const prepared = await prepare(batch, call, toolsByName.get(call.name));
+      const checked = prepare(batch, call, toolsByName.get(call.name));
+      const prepared = checked instanceof Promise ? await checked : checked;
       if ('result' in prepared) {
         ordered.settle(i, prepared);
         continue;
@@ -115,13 +116,18 @@ function orderedDelivery(batch: ToolBatch) {
   };
 }
 
-/** Lookup, prepareArguments, validation and beforeToolCall: either arguments ready to run or a final result. */
-async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Promise<Prepared | Finished> {
-  const { config, aborts } = batch;
-  const signal = aborts.signal;
-  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
-  if (!tool) return failure(toolNotFound(call.name, batch.tools));
+/**
+ * Lookup, prepareArguments, validation and beforeToolCall: either arguments ready to run or a final result. Without a
+ * hook there is nothing to wait for, so the answer comes at once rather than as a promise.
+ */
+function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Prepared | Finished | Promise<Prepared | Finished> {
+  const checked = check(batch, call, tool);
+  return 'result' in checked || !batch.config.beforeToolCall ? checked : askBeforeHook(batch, call, checked);
+}
 
+function check(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Prepared | Finished {
+  if (batch.aborts.signal?.aborted) return failure(abortedBeforeStart(call.name));
+  if (!tool) return failure(toolNotFound(call.name, batch.tools));
   let args: unknown;
   try {
     const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
@@ -131,13 +137,17 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
   } catch (error) {
     return failure(textResult(`Could not prepare the arguments for ${call.name}: ${errorText(error)}`));
   }
-  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
-  if (!config.beforeToolCall) return { tool, args };
+  if (batch.aborts.signal?.aborted) return failure(abortedBeforeStart(call.name));
+  return { tool, args };
+}
 
+async function askBeforeHook(batch: ToolBatch, call: ToolCall, checked: Prepared): Promise<Prepared | Finished> {
+  const { config, aborts } = batch;
+  const signal = aborts.signal;
   // The hook sees (and may rewrite in place) this object; its args are what will run.
-  const hookCall = { toolCall: call, args, tool };
+  const hookCall = { toolCall: call, args: checked.args, tool: checked.tool };
   try {
-    const decision = await aborts.race(Promise.resolve(config.beforeToolCall(hookCall, signal)));
+    const decision = await aborts.race(Promise.resolve(config.beforeToolCall!(hookCall, signal)));
     if (decision === ABORTED) return failure(abortedBeforeStart(call.name));
     if (decision && decision.block) return failure(blockedByHook(call.name, decision.reason));
   } catch (error) {
@@ -145,7 +155,7 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
     return failure(hookFailed(call.name, errorText(error)));
   }
   if (signal?.aborted) return failure(abortedBeforeStart(call.name));
-  return { tool, args: hookCall.args };
+  return { tool: checked.tool, args: hookCall.args };
 }
 
 // A declaration that cannot be computed is taken as "may touch anything": ordering too much is only slower.
