@@ -12,12 +12,23 @@ type Contender = { resolve: (value: Aborted) => void; graceMs: number; timer?: R
  */
 export class AbortRace {
   private readonly contenders = new Set<Contender>();
+  private stopped: boolean;
   private readonly onAbort = (): void => {
+    this.stopped = true;
     for (const contender of this.contenders) this.fire(contender);
   };
 
   constructor(readonly signal: AbortSignal | undefined) {
+    this.stopped = signal?.aborted ?? false;
     signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /**
+   * The signal's `aborted`, as a plain field: the loop asks several times per tool call, and the signal's getter
+   * checks its receiver each time. Set by this race's listener, which the run registers before any tool's.
+   */
+  get aborted(): boolean {
+    return this.stopped;
   }
 
   /**

@@ -60,7 +60,7 @@ export async function streamAssistantMessage(
       const read = async (): Promise<AssistantMessage | undefined> => {
         for (;;) {
           const step = await iterator.next();
-          if (signal?.aborted || step.done) return undefined;
+          if (aborts.aborted || step.done) return undefined;
           const event: AssistantMessageEvent = step.value;
           switch (event.type) {
             case 'start':

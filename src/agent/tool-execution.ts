@@ -69,7 +69,7 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
       const effects = declaredEffects(prepared);
       const before = order.mustFollow(effects);
       const run = () =>
-        batch.aborts.signal?.aborted ? Promise.resolve(failure(abortedBeforeStart(call.name))) : execute(batch, call, prepared);
+        batch.aborts.aborted ? Promise.resolve(failure(abortedBeforeStart(call.name))) : execute(batch, call, prepared);
       const done = (before.length === 0 ? run() : Promise.all(before).then(run)).then((finished) => ordered.settle(i, finished));
       order.add(effects, done);
       running.push(done);
@@ -126,7 +126,7 @@ function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined):
 }
 
 function check(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Prepared | Finished {
-  if (batch.aborts.signal?.aborted) return failure(abortedBeforeStart(call.name));
+  if (batch.aborts.aborted) return failure(abortedBeforeStart(call.name));
   if (!tool) return failure(toolNotFound(call.name, batch.tools));
   let args: unknown;
   try {
@@ -137,7 +137,7 @@ function check(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): P
   } catch (error) {
     return failure(textResult(`Could not prepare the arguments for ${call.name}: ${errorText(error)}`));
   }
-  if (batch.aborts.signal?.aborted) return failure(abortedBeforeStart(call.name));
+  if (batch.aborts.aborted) return failure(abortedBeforeStart(call.name));
   return { tool, args };
 }
 
@@ -181,14 +181,14 @@ async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Pr
   try {
     const work = prepared.tool.execute(call.id, prepared.args as never, signal, onUpdate);
     const result = await aborts.race(Promise.resolve(work), ABORT_GRACE_MS);
-    if (result === ABORTED || signal?.aborted) {
+    if (result === ABORTED || aborts.aborted) {
       finished = true;
       return failure(abortedWhileRunning(call.name));
     }
     outcome = isToolResult(result) ? { result, isError: false } : failure(malformedToolResult(call.name));
   } catch (error) {
     finished = true;
-    if (signal?.aborted) return failure(abortedWhileRunning(call.name, errorText(error)));
+    if (aborts.aborted) return failure(abortedWhileRunning(call.name, errorText(error)));
     outcome = failure(toolThrew(call.name, errorText(error)));
   }
   finished = true;
