@@ -39,7 +39,7 @@ export class AbortRace {
     if (!this.signal) return work;
     return new Promise<T | Aborted>((resolve, reject) => {
       const contender: Contender = { resolve, graceMs };
-      if (this.signal?.aborted) this.fire(contender);
+      if (this.stopped) this.fire(contender);
       else this.contenders.add(contender);
       work.then(
         (value) => {

@@ -50,13 +50,14 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
       const call = batch.calls[i];
       startEvent(batch, call);
       const prepared = await prepare(batch, call, toolsByName.get(call.name));
-      ordered.settle(i, 'result' in prepared ? prepared : await execute(batch, call, prepared));
+      ordered.settle(i, 'result' in prepared ? prepared : await execute(batch, i, prepared, ordered, true));
     }
   } else {
     // Checks (and any question a hook asks the person) happen one call at a time, in order; each call starts
     // executing once its own checks pass and the calls it must follow are done, so independent tools overlap.
     const order = new BatchOrder<Promise<void>>();
     const running: Promise<void>[] = [];
+    const started: boolean[] = [];
     for (let i = 0; i < batch.calls.length; i++) {
       const call = batch.calls[i];
       startEvent(batch, call);
@@ -68,13 +69,23 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
       }
       const effects = declaredEffects(prepared);
       const before = order.mustFollow(effects);
-      const run = () =>
-        batch.aborts.aborted ? Promise.resolve(failure(abortedBeforeStart(call.name))) : execute(batch, call, prepared);
+      const run = () => {
+        if (batch.aborts.aborted) return Promise.resolve(failure(abortedBeforeStart(call.name)));
+        started[i] = true;
+        return execute(batch, i, prepared, ordered, false);
+      };
       const done = (before.length === 0 ? run() : Promise.all(before).then(run)).then((finished) => ordered.settle(i, finished));
       order.add(effects, done);
       running.push(done);
     }
-    await Promise.all(running);
+    // One race for the whole batch rather than one per call: once stopped, tools that ignore the signal get the grace
+    // to report, then they (and the calls still waiting for them) are answered for. What they report later is dropped.
+    if ((await batch.aborts.race(Promise.all(running), ABORT_GRACE_MS)) === ABORTED) {
+      batch.calls.forEach((call, i) => {
+        if (ordered.isSettled(i)) return;
+        ordered.settle(i, failure(started[i] ? abortedWhileRunning(call.name) : abortedBeforeStart(call.name)));
+      });
+    }
   }
   return ordered.results;
 }
@@ -96,13 +107,20 @@ function startEvent(batch: ToolBatch, call: ToolCall): void {
   batch.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments });
 }
 
+type Delivery = ReturnType<typeof orderedDelivery>;
+
 function orderedDelivery(batch: ToolBatch) {
   const results: ToolResultMessage[] = [];
   const settled: (ToolResultMessage | undefined)[] = new Array(batch.calls.length);
   let nextToDeliver = 0;
   return {
     results,
+    isSettled(index: number): boolean {
+      return settled[index] !== undefined;
+    },
+    /** The first answer for a call stands; a later one (a tool reporting after the batch gave up on it) is dropped. */
     settle(index: number, finished: Finished): void {
+      if (settled[index] !== undefined) return;
       const call = batch.calls[index];
       const { result, isError } = finished;
       batch.emit({ type: 'tool_execution_end', toolCallId: call.id, toolName: call.name, result, isError });
@@ -168,19 +186,23 @@ function declaredEffects(prepared: Prepared): ToolEffects | undefined {
   }
 }
 
-async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Promise<Finished> {
+/**
+ * Runs one call's tool, then afterToolCall. `raced`: give up on a tool that ignores the stop after the grace (a
+ * parallel batch does that for all its calls at once). Progress updates end when the call is answered.
+ */
+async function execute(batch: ToolBatch, index: number, prepared: Prepared, delivery: Delivery, raced: boolean): Promise<Finished> {
   const { config, aborts } = batch;
-  const signal = aborts.signal;
+  const call = batch.calls[index];
   let finished = false;
   const onUpdate = (partialResult: AgentToolResult) => {
-    if (finished) return;
+    if (finished || delivery.isSettled(index)) return;
     batch.emit({ type: 'tool_execution_update', toolCallId: call.id, toolName: call.name, partialResult });
   };
 
   let outcome: Finished;
   try {
-    const work = prepared.tool.execute(call.id, prepared.args as never, signal, onUpdate);
-    const result = await aborts.race(Promise.resolve(work), ABORT_GRACE_MS);
+    const work = Promise.resolve(prepared.tool.execute(call.id, prepared.args as never, aborts.signal, onUpdate));
+    const result = raced ? await aborts.race(work, ABORT_GRACE_MS) : await work;
     if (result === ABORTED || aborts.aborted) {
       finished = true;
       return failure(abortedWhileRunning(call.name));
