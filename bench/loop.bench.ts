@@ -1,9 +1,10 @@
 // The agent loop's overhead per tool call, Conch's against Pi's (pi-agent-core, installed by the bench itself into a
 // temporary folder) on the same scripted run: the same messages and calls per message, a no-op read-like tool with
 // the same two-field schema and arguments that need coercion ("7" -> 7), so lookup, validation, events and transcript
-// bookkeeping are all paid. Conch runs as the app wires it (context guard, declared effects). The two loops
-// alternate within one process and the ratio is taken from the same run. Prints figures; asserts nothing.
-import { conchLoop } from './lib/conch-loop';
+// bookkeeping are all paid. Conch runs as the app wires it (context guard, declared effects) and as it ships (bundled,
+// bench/lib/conch-build.ts). The two loops alternate within one process and the ratio is taken from the same run.
+// Prints figures; asserts nothing.
+import { builtConchLoop } from './lib/conch-build';
 import type { LoopRun, LoopShape } from './lib/loop-shape';
 import { installPi, PI_VERSION } from './lib/pi-install';
 import { piLoop } from './lib/pi-loop';
@@ -14,14 +15,14 @@ const SHAPES: LoopShape[] = [
   { calls: 100, messages: 10 },
 ];
 const WARM_UP_ROUNDS = 5;
-const RUNS = 11;
+const RUNS = 21;
 
 const install = installPi();
 let pi: LoopRun | undefined;
 if (install.ok) pi = await piLoop(install);
 else console.log(`Pi (pi-agent-core ${PI_VERSION}) could not be installed, so only Conch is measured: ${install.reason}`);
 
-const loops: [name: string, run: LoopRun][] = [['Conch', conchLoop]];
+const loops: [name: string, run: LoopRun][] = [['Conch', await builtConchLoop()]];
 if (pi) loops.push([`Pi ${PI_VERSION}`, pi]);
 
 for (let round = 0; round < WARM_UP_ROUNDS; round++) {
