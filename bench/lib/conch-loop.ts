@@ -42,11 +42,13 @@ export const conchLoop: LoopRun = async (shape) => {
   const started = performance.now();
   // A new session: an empty view, a fresh token counter inside the guard.
   const view = buildModelContext([], []);
-  const guard = new ContextGuard({ context: view, model, streamFn, settings: DEFAULT_COMPACTION_SETTINGS, fileEffectOf });
+  // The provider options as run-options.ts makes them (no output limit set: the guard clamps the model's maximum).
+  const streamOptions = { apiKey: 'bench', maxTokens: undefined, thinking: undefined, onRetry: () => undefined };
+  const guard = new ContextGuard({ context: view, model, streamFn, streamOptions, settings: DEFAULT_COMPACTION_SETTINGS, fileEffectOf });
   const stream = runAgentLoop(
     [{ role: 'user', content: 'go', timestamp: 0 }],
     { systemPrompt: '', messages: view.messages, tools: [readLike] },
-    { model, streamFn, beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal) },
+    { model, streamFn, streamOptions, beforeModelCall: (call, signal) => guard.beforeModelCall(call, signal) },
     controller.signal,
   );
   let ends = 0;
