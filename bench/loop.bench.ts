@@ -1,69 +1,59 @@
-// The agent loop's overhead per tool call: a scripted provider, a no-op tool with a two-field schema, and
-// arguments that need coercion ("7" -> 7), so lookup, validation, events and transcript bookkeeping are all paid.
+// The agent loop's overhead per tool call, Conch's against Pi's (pi-agent-core, installed by the bench itself into a
+// temporary folder) on the same scripted run: the same messages and calls per message, a no-op read-like tool with
+// the same two-field schema and arguments that need coercion ("7" -> 7), so lookup, validation, events and transcript
+// bookkeeping are all paid. Conch runs as the app wires it (context guard, declared effects) and as it ships (bundled,
+// bench/lib/conch-build.ts). The two loops alternate within one process and the ratio is taken from the same run.
 // Prints figures; asserts nothing.
-import { Type } from '@sinclair/typebox';
-import { createScriptedStreamFn, toolCall, type ScriptedTurn } from '../src/ai/providers/scripted';
-import { testModel } from '../src/ai/testing/test-model';
-import { runAgentLoop, type AgentTool } from '../src/agent/index';
+import { builtConchLoop } from './lib/conch-build';
+import type { LoopRun, LoopShape } from './lib/loop-shape';
+import { installPi, PI_VERSION } from './lib/pi-install';
+import { piLoop } from './lib/pi-loop';
 
-const model = testModel({ contextWindow: 1_000_000 });
-
-const noop: AgentTool = {
-  name: 'noop',
-  label: 'No-op',
-  description: 'Does nothing.',
-  parameters: Type.Object({ path: Type.String(), count: Type.Integer() }),
-  async execute() {
-    return { content: [{ type: 'text', text: 'ok' }] };
-  },
-};
-
-function script(callsPerMessage: number, messages: number): ScriptedTurn[] {
-  const turns: ScriptedTurn[] = [];
-  for (let m = 0; m < messages; m++) {
-    const content = [];
-    for (let c = 0; c < callsPerMessage; c++) {
-      content.push(toolCall('noop', { path: 'src/a.ts', count: '7' }, `c${m}_${c}`));
-    }
-    turns.push({ content });
-  }
-  turns.push({ content: 'done' });
-  return turns;
-}
-
-async function runOnce(callsPerMessage: number, messages: number): Promise<number> {
-  const streamFn = createScriptedStreamFn(script(callsPerMessage, messages), { recordRequests: false });
-  const controller = new AbortController(); // as in the app: every run has a Stop button
-  const started = performance.now();
-  const stream = runAgentLoop(
-    [{ role: 'user', content: 'go', timestamp: 0 }],
-    { systemPrompt: '', messages: [], tools: [noop] },
-    { model, streamFn },
-    controller.signal,
-  );
-  let errors = 0;
-  for await (const event of stream) if (event.type === 'tool_execution_end' && event.isError) errors++;
-  const elapsed = performance.now() - started;
-  if (errors > 0) throw new Error(`${errors} tool calls failed: the bench is not measuring the success path`);
-  return elapsed;
-}
-
-const shapes: [callsPerMessage: number, messages: number][] = [
-  [1, 1000],
-  [10, 100],
-  [100, 10],
+const SHAPES: LoopShape[] = [
+  { calls: 1, messages: 1000 },
+  { calls: 10, messages: 100 },
+  { calls: 100, messages: 10 },
 ];
+const WARM_UP_ROUNDS = 5;
+const RUNS = 21;
 
-for (let warm = 0; warm < 5; warm++) for (const [perMessage, messages] of shapes) await runOnce(perMessage, messages);
+const install = installPi();
+let pi: LoopRun | undefined;
+if (install.ok) pi = await piLoop(install);
+else console.log(`Pi (pi-agent-core ${PI_VERSION}) could not be installed, so only Conch is measured: ${install.reason}`);
 
-for (const [perMessage, messages] of shapes) {
-  const runs: number[] = [];
-  for (let i = 0; i < 7; i++) runs.push(await runOnce(perMessage, messages));
-  runs.sort((a, b) => a - b);
-  const median = runs[Math.floor(runs.length / 2)];
-  const perCall = (ms: number) => ((ms * 1000) / (perMessage * messages)).toFixed(1);
+const loops: [name: string, run: LoopRun][] = [['Conch', await builtConchLoop()]];
+if (pi) loops.push([`Pi ${PI_VERSION}`, pi]);
+
+for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+  for (const shape of SHAPES) for (const [, run] of loops) await run(shape);
+}
+
+const perCall = (ms: number, shape: LoopShape) => (ms * 1000) / (shape.calls * shape.messages);
+const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const totals = loops.map(() => 0);
+
+for (const shape of SHAPES) {
+  const runs: number[][] = loops.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    // Alternate who goes first, so neither always runs right after the other's garbage.
+    for (let j = 0; j < loops.length; j++) {
+      const k = (i + j) % loops.length;
+      runs[k].push(perCall(await loops[k][1](shape), shape));
+    }
+  }
+  const medians = runs.map(median);
+  medians.forEach((m, k) => (totals[k] += m));
+  const figures = loops.map(([name], k) => `${name} ${medians[k].toFixed(1)} µs/call (best ${Math.min(...runs[k]).toFixed(1)})`);
+  const ratio = medians.length > 1 ? `; Conch/Pi ${(medians[0] / medians[1]).toFixed(2)}` : '';
+  const label = `${shape.calls} call${shape.calls > 1 ? 's' : ''}/message x ${shape.messages}`;
+  console.log(`loop overhead (${label}, median of ${RUNS}): ${figures.join(', ')}${ratio}`);
+}
+
+if (totals.length > 1) {
+  const mean = (total: number) => (total / SHAPES.length).toFixed(1);
   console.log(
-    `loop overhead (${perMessage} call${perMessage > 1 ? 's' : ''}/message x ${messages}): ` +
-      `${perCall(median)} µs/call (median of ${runs.length}, best ${perCall(runs[0])})`,
+    `loop overhead overall (mean of the shapes' medians): Conch ${mean(totals[0])} µs/call, Pi ${mean(totals[1])} µs/call; ` +
+      `Conch/Pi ${(totals[0] / totals[1]).toFixed(2)}`,
   );
 }

@@ -12,12 +12,23 @@ type Contender = { resolve: (value: Aborted) => void; graceMs: number; timer?: R
  */
 export class AbortRace {
   private readonly contenders = new Set<Contender>();
+  private stopped: boolean;
   private readonly onAbort = (): void => {
+    this.stopped = true;
     for (const contender of this.contenders) this.fire(contender);
   };
 
   constructor(readonly signal: AbortSignal | undefined) {
+    this.stopped = signal?.aborted ?? false;
     signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /**
+   * The signal's `aborted`, as a plain field: the loop asks several times per tool call, and the signal's getter
+   * checks its receiver each time. Set by this race's listener, which the run registers before any tool's.
+   */
+  get aborted(): boolean {
+    return this.stopped;
   }
 
   /**
@@ -28,7 +39,7 @@ export class AbortRace {
     if (!this.signal) return work;
     return new Promise<T | Aborted>((resolve, reject) => {
       const contender: Contender = { resolve, graceMs };
-      if (this.signal?.aborted) this.fire(contender);
+      if (this.stopped) this.fire(contender);
       else this.contenders.add(contender);
       work.then(
         (value) => {

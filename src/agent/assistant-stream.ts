@@ -7,6 +7,7 @@ import type {
   AssistantMessageStream,
   Model,
   StopReason,
+  StreamOptions,
   StreamRequest,
 } from '../ai/types';
 import { emptyUsage } from '../ai/types';
@@ -22,12 +23,13 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** Streams one assistant message; never rejects. */
+/** Streams one assistant message (`maxTokens`, when given, overrides the config's); never rejects. */
 export async function streamAssistantMessage(
   request: StreamRequest,
   config: AgentLoopConfig,
   aborts: AbortRace,
   emit: (event: AgentEvent) => void,
+  maxTokens?: number,
 ): Promise<AssistantMessage> {
   const model = config.model;
   const signal = aborts.signal;
@@ -44,40 +46,41 @@ export async function streamAssistantMessage(
     final = endedMessage(model, undefined, 'aborted', ABORTED_MESSAGE);
   } else {
     try {
-      const returned: AssistantMessageStream | PromiseLike<AssistantMessageStream> = config.streamFn(model, request, {
-        ...config.streamOptions,
-        signal,
-      });
+      const options: StreamOptions = { ...config.streamOptions, signal };
+      if (maxTokens !== undefined) options.maxTokens = maxTokens;
+      const returned: AssistantMessageStream | PromiseLike<AssistantMessageStream> = config.streamFn(model, request, options);
       // Tolerate an async StreamFn (a promise of a stream), as callers commonly write one.
       const stream = isThenable(returned) ? await aborts.race(Promise.resolve(returned)) : returned;
       if (stream === ABORTED) throw new StreamAborted();
       // A failure also surfaces through iteration; its copy in an unobserved result() must not go unhandled.
       stream.result().catch(() => undefined);
       const iterator = stream[Symbol.asyncIterator]();
-      while (final === undefined) {
-        const step = await aborts.race(iterator.next());
-        if (step === ABORTED) {
-          final = endedMessage(model, partial, 'aborted', ABORTED_MESSAGE);
-          iterator.return?.()?.catch(() => undefined);
-          break;
+      // The events are read without a race each (that cost a promise per event); the reading as a whole is raced
+      // once, and stops at the first event seen after the abort, so nothing is emitted once the message has ended.
+      const read = async (): Promise<AssistantMessage | undefined> => {
+        for (;;) {
+          const step = await iterator.next();
+          if (aborts.aborted || step.done) return undefined;
+          const event: AssistantMessageEvent = step.value;
+          switch (event.type) {
+            case 'start':
+              partial = event.partial;
+              if (!started) start(partial);
+              break;
+            case 'done':
+            case 'error':
+              return event.message;
+            default:
+              partial = event.partial;
+              if (!started) start(partial);
+              emit({ type: 'message_update', message: partial, event });
+          }
         }
-        if (step.done) break;
-        const event: AssistantMessageEvent = step.value;
-        switch (event.type) {
-          case 'start':
-            partial = event.partial;
-            if (!started) start(partial);
-            break;
-          case 'done':
-          case 'error':
-            final = event.message;
-            iterator.return?.()?.catch(() => undefined);
-            break;
-          default:
-            partial = event.partial;
-            if (!started) start(partial);
-            emit({ type: 'message_update', message: partial, event });
-        }
+      };
+      const outcome = await aborts.race(read());
+      if (outcome !== undefined || signal?.aborted) {
+        final = outcome === ABORTED || outcome === undefined ? endedMessage(model, partial, 'aborted', ABORTED_MESSAGE) : outcome;
+        iterator.return?.()?.catch(() => undefined);
       }
       if (final === undefined) {
         // The stream ended without a done/error event: its result() is the only word left.

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { toolCall } from '../ai/providers/scripted';
+import { BatchOrder, mustFollow } from './batch-order';
 import { deferred, makeTool, runScripted } from './testing/loop-kit';
 import type { AgentToolResult, ToolEffects } from './types';
 
@@ -156,3 +157,25 @@ describe('batch ordering', () => {
 function until(condition: () => boolean): Promise<void> {
   return vi.waitFor(() => expect(condition()).toBe(true), { timeout: 2000, interval: 2 });
 }
+
+describe('the batch index', () => {
+  it('names exactly the earlier calls the pairwise rule names, for any mix of effects', () => {
+    const paths = ['/w', '/w/a.ts', '/w/b.ts', '/w/sub', '/w/sub/c.ts', '/x'];
+    const kinds: (ToolEffects['kind'] | undefined)[] = ['read', 'read', 'read', 'write', 'exec', undefined];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
+    for (let batch = 0; batch < 200; batch++) {
+      const order = new BatchOrder<number>();
+      const earlier: (ToolEffects | undefined)[] = [];
+      for (let call = 0; call < 30; call++) {
+        const kind = kinds[next(kinds.length)];
+        const effects: ToolEffects | undefined =
+          kind === undefined ? undefined : { kind, paths: kind === 'exec' ? [] : [paths[next(paths.length)], paths[next(paths.length)]].slice(0, 1 + next(2)) };
+        const expected = earlier.flatMap((e, index) => (mustFollow(e, effects) ? [index] : []));
+        expect(order.mustFollow(effects)).toEqual(expected);
+        order.add(effects, call);
+        earlier.push(effects);
+      }
+    }
+  });
+});

@@ -24,3 +24,32 @@ function pathsOverlap(a: string, b: string): boolean {
 function isBelow(path: string, folder: string): boolean {
   return path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
+
+type Entry<T> = { effects: ToolEffects; item: T };
+
+/**
+ * The calls of one batch so far, kept by what they may touch, so a new call is compared only with the calls it could
+ * have to follow: a read with the earlier writes and exec calls, never with the (often many) earlier reads.
+ */
+export class BatchOrder<T> {
+  private readonly touching: Entry<T>[] = []; // every earlier call that declared effects, in call order
+  private readonly changing: Entry<T>[] = []; // those that write or exec
+
+  /** The items of the earlier calls that a call with `effects` must follow (see mustFollow), in call order. */
+  mustFollow(effects: ToolEffects | undefined): T[] {
+    if (!effects) return [];
+    const before: T[] = [];
+    for (const earlier of effects.kind === 'read' ? this.changing : this.touching) {
+      if (mustFollow(earlier.effects, effects)) before.push(earlier.item);
+    }
+    return before;
+  }
+
+  /** Records a call, in call order; one without effects holds up nothing and is not kept. */
+  add(effects: ToolEffects | undefined, item: T): void {
+    if (!effects) return;
+    const entry = { effects, item };
+    this.touching.push(entry);
+    if (effects.kind !== 'read') this.changing.push(entry);
+  }
+}

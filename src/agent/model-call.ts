@@ -44,7 +44,7 @@ export async function callModel(
   if (plan instanceof Error) return { assistant: failedBeforeCall(config, plan, emit), transcript };
   let messages = plan?.messages ? plan.messages.slice() : transcript;
   const held = new HeldStart(emit);
-  const first = await streamAssistantMessage(request(messages), withMaxTokens(config, plan), aborts, held.emit);
+  const first = await streamAssistantMessage(request(messages), config, aborts, held.emit, plan?.maxTokens);
   if (!held.holding || !isContextOverflowMessage(first)) {
     held.release();
     return { assistant: first, transcript: messages };
@@ -56,7 +56,7 @@ export async function callModel(
     return { assistant: first, transcript: messages };
   }
   messages = retry.messages.slice();
-  return { assistant: await streamAssistantMessage(request(messages), withMaxTokens(config, retry), aborts, emit), transcript: messages };
+  return { assistant: await streamAssistantMessage(request(messages), config, aborts, emit, retry.maxTokens), transcript: messages };
 }
 
 async function askHook(
@@ -71,11 +71,6 @@ async function askHook(
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function withMaxTokens(config: AgentLoopConfig, plan: ModelCallPlan | void): AgentLoopConfig {
-  if (!plan || plan.maxTokens === undefined) return config;
-  return { ...config, streamOptions: { ...config.streamOptions, maxTokens: plan.maxTokens } };
 }
 
 /** A hook that throws fails the call with its reason rather than sending something unintended. */

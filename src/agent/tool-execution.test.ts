@@ -290,3 +290,41 @@ describe('execution', () => {
     expect(runtime.files.get('/w/a.txt')).toBe('ONE\nTWO\n');
   });
 });
+
+describe('a stop during a batch', () => {
+  it('answers a tool that ignores it, and the calls waiting for that tool, once the grace is over', async () => {
+    const controller = new AbortController();
+    const late = deferred<{ content: { type: 'text'; text: string }[] }>();
+    let report: ((partial: { content: { type: 'text'; text: string }[] }) => void) | undefined;
+    const path = Type.Object({ path: Type.String() });
+    const stuck = makeTool(
+      'write',
+      path,
+      (_args, _signal, onUpdate) => {
+        report = onUpdate;
+        setTimeout(() => controller.abort(), 5);
+        return late.promise; // ignores the signal
+      },
+      { effects: (args) => ({ kind: 'write', paths: [args.path] }) },
+    );
+    const reader = makeTool('read', path, () => ({ content: [{ type: 'text', text: 'read' }] }), {
+      effects: (args) => ({ kind: 'read', paths: [args.path] }),
+    });
+    const started = Date.now();
+    const { events, toolResults } = await runScripted(
+      [{ content: [toolCall('write', { path: '/w/a.ts' }), toolCall('read', { path: '/w/a.ts' }), toolCall('read', { path: '/w/b.ts' })] }, 'not reached'],
+      { tools: [stuck, reader], signal: controller.signal },
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200); // the grace (250 ms) was given
+    expect(toolResults.map((r) => r.isError)).toEqual([true, true, false]);
+    expect(textOf(toolResults[0])).toMatch(/aborted/);
+    expect(textOf(toolResults[1])).toMatch(/before read started/); // it waited for the write, which never finished
+    expect(textOf(toolResults[2])).toBe('read'); // independent of the write: it ran at once
+    expect(reader.calls).toHaveLength(1);
+    // What the stuck tool says afterwards goes nowhere (the run is over; expectValidRun saw one end per call).
+    report?.({ content: [{ type: 'text', text: 'progress' }] });
+    late.resolve({ content: [{ type: 'text', text: 'done after all' }] });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(events.filter((e) => e.type === 'tool_execution_update')).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@ import type { ToolCall, ToolResultMessage } from '../ai/types';
 import { validateToolArguments } from '../ai/validate';
 import { errorText } from '../ai/messages';
 import { ABORTED, type AbortRace } from './abort';
-import { mustFollow } from './batch-order';
+import { BatchOrder } from './batch-order';
 import {
   abortedBeforeStart,
   abortedWhileRunning,
@@ -50,28 +50,42 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
       const call = batch.calls[i];
       startEvent(batch, call);
       const prepared = await prepare(batch, call, toolsByName.get(call.name));
-      ordered.settle(i, 'result' in prepared ? prepared : await execute(batch, call, prepared));
+      ordered.settle(i, 'result' in prepared ? prepared : await execute(batch, i, prepared, ordered, true));
     }
   } else {
     // Checks (and any question a hook asks the person) happen one call at a time, in order; each call starts
     // executing once its own checks pass and the calls it must follow are done, so independent tools overlap.
-    const running: { effects: ToolEffects | undefined; done: Promise<void> }[] = [];
+    const order = new BatchOrder<Promise<void>>();
+    const running: Promise<void>[] = [];
+    const started: boolean[] = [];
     for (let i = 0; i < batch.calls.length; i++) {
       const call = batch.calls[i];
       startEvent(batch, call);
-      const prepared = await prepare(batch, call, toolsByName.get(call.name));
+      const checked = prepare(batch, call, toolsByName.get(call.name));
+      const prepared = checked instanceof Promise ? await checked : checked;
       if ('result' in prepared) {
         ordered.settle(i, prepared);
         continue;
       }
       const effects = declaredEffects(prepared);
-      const before = running.filter((earlier) => mustFollow(earlier.effects, effects)).map((earlier) => earlier.done);
-      const done = Promise.all(before)
-        .then(() => (batch.aborts.signal?.aborted ? failure(abortedBeforeStart(call.name)) : execute(batch, call, prepared)))
-        .then((finished) => ordered.settle(i, finished));
-      running.push({ effects, done });
+      const before = order.mustFollow(effects);
+      const run = () => {
+        if (batch.aborts.aborted) return Promise.resolve(failure(abortedBeforeStart(call.name)));
+        started[i] = true;
+        return execute(batch, i, prepared, ordered, false);
+      };
+      const done = (before.length === 0 ? run() : Promise.all(before).then(run)).then((finished) => ordered.settle(i, finished));
+      order.add(effects, done);
+      running.push(done);
     }
-    await Promise.all(running.map((r) => r.done));
+    // One race for the whole batch rather than one per call: once stopped, tools that ignore the signal get the grace
+    // to report, then they (and the calls still waiting for them) are answered for. What they report later is dropped.
+    if ((await batch.aborts.race(Promise.all(running), ABORT_GRACE_MS)) === ABORTED) {
+      batch.calls.forEach((call, i) => {
+        if (ordered.isSettled(i)) return;
+        ordered.settle(i, failure(started[i] ? abortedWhileRunning(call.name) : abortedBeforeStart(call.name)));
+      });
+    }
   }
   return ordered.results;
 }
@@ -93,13 +107,20 @@ function startEvent(batch: ToolBatch, call: ToolCall): void {
   batch.emit({ type: 'tool_execution_start', toolCallId: call.id, toolName: call.name, args: call.arguments });
 }
 
+type Delivery = ReturnType<typeof orderedDelivery>;
+
 function orderedDelivery(batch: ToolBatch) {
   const results: ToolResultMessage[] = [];
   const settled: (ToolResultMessage | undefined)[] = new Array(batch.calls.length);
   let nextToDeliver = 0;
   return {
     results,
+    isSettled(index: number): boolean {
+      return settled[index] !== undefined;
+    },
+    /** The first answer for a call stands; a later one (a tool reporting after the batch gave up on it) is dropped. */
     settle(index: number, finished: Finished): void {
+      if (settled[index] !== undefined) return;
       const call = batch.calls[index];
       const { result, isError } = finished;
       batch.emit({ type: 'tool_execution_end', toolCallId: call.id, toolName: call.name, result, isError });
@@ -113,13 +134,18 @@ function orderedDelivery(batch: ToolBatch) {
   };
 }
 
-/** Lookup, prepareArguments, validation and beforeToolCall: either arguments ready to run or a final result. */
-async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Promise<Prepared | Finished> {
-  const { config, aborts } = batch;
-  const signal = aborts.signal;
-  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
-  if (!tool) return failure(toolNotFound(call.name, batch.tools));
+/**
+ * Lookup, prepareArguments, validation and beforeToolCall: either arguments ready to run or a final result. Without a
+ * hook there is nothing to wait for, so the answer comes at once rather than as a promise.
+ */
+function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Prepared | Finished | Promise<Prepared | Finished> {
+  const checked = check(batch, call, tool);
+  return 'result' in checked || !batch.config.beforeToolCall ? checked : askBeforeHook(batch, call, checked);
+}
 
+function check(batch: ToolBatch, call: ToolCall, tool: AgentTool | undefined): Prepared | Finished {
+  if (batch.aborts.aborted) return failure(abortedBeforeStart(call.name));
+  if (!tool) return failure(toolNotFound(call.name, batch.tools));
   let args: unknown;
   try {
     const raw = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
@@ -129,13 +155,17 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
   } catch (error) {
     return failure(textResult(`Could not prepare the arguments for ${call.name}: ${errorText(error)}`));
   }
-  if (signal?.aborted) return failure(abortedBeforeStart(call.name));
-  if (!config.beforeToolCall) return { tool, args };
+  if (batch.aborts.aborted) return failure(abortedBeforeStart(call.name));
+  return { tool, args };
+}
 
+async function askBeforeHook(batch: ToolBatch, call: ToolCall, checked: Prepared): Promise<Prepared | Finished> {
+  const { config, aborts } = batch;
+  const signal = aborts.signal;
   // The hook sees (and may rewrite in place) this object; its args are what will run.
-  const hookCall = { toolCall: call, args, tool };
+  const hookCall = { toolCall: call, args: checked.args, tool: checked.tool };
   try {
-    const decision = await aborts.race(Promise.resolve(config.beforeToolCall(hookCall, signal)));
+    const decision = await aborts.race(Promise.resolve(config.beforeToolCall!(hookCall, signal)));
     if (decision === ABORTED) return failure(abortedBeforeStart(call.name));
     if (decision && decision.block) return failure(blockedByHook(call.name, decision.reason));
   } catch (error) {
@@ -143,7 +173,7 @@ async function prepare(batch: ToolBatch, call: ToolCall, tool: AgentTool | undef
     return failure(hookFailed(call.name, errorText(error)));
   }
   if (signal?.aborted) return failure(abortedBeforeStart(call.name));
-  return { tool, args: hookCall.args };
+  return { tool: checked.tool, args: hookCall.args };
 }
 
 // A declaration that cannot be computed is taken as "may touch anything": ordering too much is only slower.
@@ -156,27 +186,31 @@ function declaredEffects(prepared: Prepared): ToolEffects | undefined {
   }
 }
 
-async function execute(batch: ToolBatch, call: ToolCall, prepared: Prepared): Promise<Finished> {
+/**
+ * Runs one call's tool, then afterToolCall. `raced`: give up on a tool that ignores the stop after the grace (a
+ * parallel batch does that for all its calls at once). Progress updates end when the call is answered.
+ */
+async function execute(batch: ToolBatch, index: number, prepared: Prepared, delivery: Delivery, raced: boolean): Promise<Finished> {
   const { config, aborts } = batch;
-  const signal = aborts.signal;
+  const call = batch.calls[index];
   let finished = false;
   const onUpdate = (partialResult: AgentToolResult) => {
-    if (finished) return;
+    if (finished || delivery.isSettled(index)) return;
     batch.emit({ type: 'tool_execution_update', toolCallId: call.id, toolName: call.name, partialResult });
   };
 
   let outcome: Finished;
   try {
-    const work = prepared.tool.execute(call.id, prepared.args as never, signal, onUpdate);
-    const result = await aborts.race(Promise.resolve(work), ABORT_GRACE_MS);
-    if (result === ABORTED || signal?.aborted) {
+    const work = Promise.resolve(prepared.tool.execute(call.id, prepared.args as never, aborts.signal, onUpdate));
+    const result = raced ? await aborts.race(work, ABORT_GRACE_MS) : await work;
+    if (result === ABORTED || aborts.aborted) {
       finished = true;
       return failure(abortedWhileRunning(call.name));
     }
     outcome = isToolResult(result) ? { result, isError: false } : failure(malformedToolResult(call.name));
   } catch (error) {
     finished = true;
-    if (signal?.aborted) return failure(abortedWhileRunning(call.name, errorText(error)));
+    if (aborts.aborted) return failure(abortedWhileRunning(call.name, errorText(error)));
     outcome = failure(toolThrew(call.name, errorText(error)));
   }
   finished = true;

@@ -1,9 +1,11 @@
 // Tool-argument validation: repair what a model unambiguously meant, then check against the tool's TypeBox schema.
-// Only TypeBox's interpreted checker (Value) is used, never its code-generating compiler: the page runs under a CSP
-// without 'unsafe-eval'.
+// Never TypeBox's code-generating compiler (the page runs under a CSP without 'unsafe-eval'): a schema's checker is
+// made once as closures (schema-check.ts), and TypeBox's interpreted Value.Check covers what that does not reach and
+// has the last word on a rejection.
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { errorText } from './messages';
+import { schemaCheck } from './schema-check';
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -12,7 +14,7 @@ export function validateToolArguments(tool: { name: string; parameters: TSchema 
   const schema = tool.parameters;
   try {
     const value = normalizerFor(schema)(rawArgs);
-    if (Value.Check(schema, value)) return { ok: true, value };
+    if (schemaCheck(schema)?.(value) || Value.Check(schema, value)) return { ok: true, value };
     return { ok: false, message: describeFailure(tool.name, schema, value, rawArgs) };
   } catch (error) {
     const reason = errorText(error);
@@ -152,19 +154,24 @@ function unionNormalizer(branches: TSchema[]): Normalizer {
   const candidates = branches.map((branch) => ({ schema: branch, normalize: normalizerFor(branch) }));
   return (value) => {
     const untouched = copyJson(value);
-    if (candidates.some((c) => Value.Check(c.schema, untouched))) return untouched;
+    if (candidates.some((c) => matches(c.schema, untouched))) return untouched;
     // Coerce only when exactly one branch accepts the result; otherwise the intent is ambiguous.
     let chosen: unknown = untouched;
     let fits = 0;
     for (const candidate of candidates) {
       const coerced = candidate.normalize(value);
-      if (Value.Check(candidate.schema, coerced)) {
+      if (matches(candidate.schema, coerced)) {
         fits++;
         chosen = coerced;
       }
     }
     return fits === 1 ? chosen : untouched;
   };
+}
+
+function matches(schema: TSchema, value: unknown): boolean {
+  const check = schemaCheck(schema);
+  return check ? check(value) : Value.Check(schema, value);
 }
 
 function intersectNormalizer(members: TSchema[]): Normalizer {

@@ -57,7 +57,8 @@ export class ContextGuard {
   async beforeModelCall(call: ModelCallInfo, signal?: AbortSignal): Promise<ModelCallPlan> {
     this.track(call.messages);
     const { model, settings } = this.options;
-    const tokens = this.counter.contextTokens({ ...call, usageFrom: this.view.usageFrom });
+    const { systemPrompt, tools, messages } = call;
+    const tokens = this.counter.contextTokens({ systemPrompt, tools, messages, usageFrom: this.view.usageFrom });
     const reason: CompactionReason | undefined =
       call.overflow !== undefined ? 'overflow' : shouldCompact(tokens, model.contextWindow, settings) && !this.gaveUp ? 'threshold' : undefined;
     if (reason && settings.auto) {

@@ -246,7 +246,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * (as a real provider SDK would), and `result()` rejects with it.
  */
 class ReplayStream implements AssistantMessageStream {
+  // Read from `head` (a turn of a hundred tool calls buffers hundreds of events; shift() would move them all each read).
   private readonly buffered: AssistantMessageEvent[] = [];
+  private head = 0;
   private waiting: {
     resolve: (r: IteratorResult<AssistantMessageEvent>) => void;
     reject: (e: unknown) => void;
@@ -297,8 +299,11 @@ class ReplayStream implements AssistantMessageStream {
   [Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
     return {
       next: () => {
-        const event = this.buffered.shift();
-        if (event !== undefined) return Promise.resolve({ value: event, done: false });
+        if (this.head < this.buffered.length) {
+          const event = this.buffered[this.head];
+          this.buffered[this.head++] = undefined as never;
+          return Promise.resolve({ value: event, done: false });
+        }
         const finished = this.finished;
         if (finished) {
           return 'error' in finished
