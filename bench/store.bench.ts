@@ -6,7 +6,7 @@ import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { repairTranscript } from '../src/store/sessions/repair-transcript';
 import { createSessionStore } from '../src/store/sessions/session-store';
 import { transcript } from '../src/store/testing/messages';
-import { readRepoZip } from '../src/store/files/zip-import';
+import { readRepoZip } from '../src/store/zip/repo-zip';
 
 const store = createSessionStore({ prefix: `bench-${Date.now()}-` });
 

@@ -1,7 +1,7 @@
 // Entry point: the app state, the page, the sandbox boot, and (in a build) the service worker.
 import { mount } from 'svelte';
 import { AppState } from './app/app.svelte';
-import { createBrowserBoot } from './app/boot/browser-boot';
+import { createBrowserBoot } from './app/browser-boot';
 import { browserServiceWorkerHost, ServiceWorkerClient } from './app/boot/service-worker-client.svelte';
 import App from './ui/App.svelte';
 import './ui/global.css';
