@@ -44,7 +44,8 @@ export class GitHubClient {
   private readonly headers: Record<string, string>;
   private readonly slots: InFlight;
   private readonly maxRetryWaitMs: number;
-  private pausedUntil = 0;
+  private pause: Promise<void> | null = null;
+  private readonly live = new Set<AbortController>();
 
   constructor(access: GitHubAccess) {
     this.fetch = access.fetch;
@@ -59,6 +60,7 @@ export class GitHubClient {
     };
     this.slots = new InFlight(access.maxInFlight ?? 16, access.signal);
     this.maxRetryWaitMs = access.maxRetryWaitMs ?? 60_000;
+    access.signal?.addEventListener('abort', () => this.live.forEach((request) => request.abort()), { once: true });
   }
 
   /** GETs an API path (`/repos/…`); statuses in `accept` come back as they are, other failures throw. */
@@ -94,21 +96,30 @@ export class GitHubClient {
     const run = this.fetch;
     return this.slots.run(async () => {
       for (let attempt = 0; ; attempt++) {
-        if (this.pausedUntil > Date.now()) await sleep(this.pausedUntil - Date.now(), this.signal);
+        if (this.pause) await this.pause;
         if (this.signal?.aborted) throw new ImportCancelledError();
         this.requests[kind]++;
-        let response: Response;
+        // Each request its own signal, aborted with the import's: Node's fetch leaves a listener on the signal it is
+        // given until the response is collected, and thousands of them on one shared signal is a leak warning.
+        const own = new AbortController();
+        this.live.add(own);
         try {
-          response = await run(url, { ...init, signal: this.signal });
-        } catch (error) {
-          if (this.signal?.aborted) throw new ImportCancelledError();
-          throw new OfflineError({ cause: error });
+          let response: Response;
+          try {
+            response = await run(url, { ...init, signal: own.signal });
+          } catch (error) {
+            if (this.signal?.aborted) throw new ImportCancelledError();
+            throw new OfflineError({ cause: error });
+          }
+          const waitS = await secondaryWait(response);
+          if (waitS === null) return await readOrCancel(this.signal, () => read(response));
+          await response.body?.cancel();
+          if (waitS * 1000 > this.maxRetryWaitMs || attempt >= MAX_RETRIES) throw new SecondaryLimitError(waitS);
+          // One pause for every request: the others would be refused too.
+          this.pause ??= sleep(waitS * 1000, this.signal).finally(() => (this.pause = null));
+        } finally {
+          this.live.delete(own);
         }
-        const waitS = await secondaryWait(response);
-        if (waitS === null) return readOrCancel(this.signal, () => read(response));
-        await response.body?.cancel();
-        if (waitS * 1000 > this.maxRetryWaitMs || attempt >= MAX_RETRIES) throw new SecondaryLimitError(waitS);
-        this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitS * 1000);
       }
     });
   }

@@ -34,8 +34,8 @@ export async function fetchContents(
   const contents = new Map<string, Uint8Array>();
   onProgress?.({ ...progress });
 
-  const keep = async (file: ListedFile, data: Uint8Array) => {
-    if (data.length !== file.size || (await gitBlobId(data)) !== file.sha) throw new CorruptFileError(file.path);
+  const keep = async (file: ListedFile, data: Uint8Array, verified = false) => {
+    if (!verified && !(await matches(file, data))) throw new CorruptFileError(file.path);
     contents.set(file.sha, data);
     for (const path of byBlob.get(file.sha) ?? []) {
       progress.files++;
@@ -62,13 +62,16 @@ export async function fetchContents(
         const text = texts[i];
         const data = text === null ? null : encoder.encode(text);
         // Text is exact only for UTF-8 content; anything else is read again as bytes.
-        const exact = data !== null && data.length === file.size && (await gitBlobId(data)) === file.sha;
-        return exact ? keep(file, data) : fromBlobsApi(file);
+        return data !== null && (await matches(file, data)) ? keep(file, data, true) : fromBlobsApi(file);
       }));
     }),
     ...large.map(fromBlobsApi),
   ]);
   return contents;
+}
+
+async function matches(file: ListedFile, data: Uint8Array): Promise<boolean> {
+  return data.length === file.size && (await gitBlobId(data)) === file.sha;
 }
 
 /** Blobs in runs of at most MAX_ALIASES and MAX_BATCH_BYTES (a blob bigger than that alone). */

@@ -1,11 +1,18 @@
-// A cap on requests in flight: work past the cap waits its turn in order, and an abort drops the waiting.
+// A cap on requests in flight: work past the cap waits its turn in order, and an abort drops all the waiting.
 import { ImportCancelledError } from '../../store/errors';
+
+type Waiter = { go: () => void; stop: (error: Error) => void };
 
 export class InFlight {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
 
-  constructor(private readonly max: number, private readonly signal?: AbortSignal) {}
+  constructor(private readonly max: number, private readonly signal?: AbortSignal) {
+    // One listener for the whole queue: thousands of waiting requests must not each hold one.
+    signal?.addEventListener('abort', () => {
+      for (const waiter of this.waiting.splice(0)) waiter.stop(new ImportCancelledError());
+    }, { once: true });
+  }
 
   /** Runs `task` when fewer than `max` others run; rejects with ImportCancelledError if aborted while waiting. */
   async run<T>(task: () => Promise<T>): Promise<T> {
@@ -16,27 +23,14 @@ export class InFlight {
       return await task();
     } finally {
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) next.go();
       else this.running--;
     }
   }
 
   private turn(): Promise<void> {
-    const signal = this.signal;
-    if (signal?.aborted) return Promise.reject(new ImportCancelledError());
-    return new Promise((resolve, reject) => {
-      const go = () => {
-        signal?.removeEventListener('abort', stop);
-        resolve();
-      };
-      const stop = () => {
-        const at = this.waiting.indexOf(go);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(new ImportCancelledError());
-      };
-      signal?.addEventListener('abort', stop, { once: true });
-      this.waiting.push(go);
-    });
+    if (this.signal?.aborted) return Promise.reject(new ImportCancelledError());
+    return new Promise((go, stop) => this.waiting.push({ go, stop }));
   }
 }
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { MockRepo } from '../../../e2e/mock-github/fixture';
 import { startMockGitHub, type MockGitHub } from '../../../e2e/mock-github/server';
 import { GitHubClient } from './api';
-import { RefNotFoundError, type GitHubError } from './errors';
+import { RefNotFoundError } from './errors';
 import { resolveRef } from './resolve';
-import { at, mockAccess } from './testing/mock-access';
+import { at, failure, mockAccess } from './testing/mock-access';
 
 let mock: MockGitHub;
 let repo: MockRepo;
@@ -49,10 +49,10 @@ it('splits a slashed branch from its subfolder, shortest ref first, stopping at 
 });
 
 it('names a ref that does not exist, and an empty repository', async () => {
-  const error = await resolve('nope').catch((e: GitHubError) => e);
+  const error = await failure(resolve('nope'));
   expect(error).toBeInstanceOf(RefNotFoundError);
   expect(error.kind).toBe('ref-not-found');
   expect(error.message).toBe('octo/app has no branch, tag or commit "nope". Check the name on GitHub, or leave it out to import the default branch.');
-  expect((await resolve('nope/src').catch((e: Error) => e)).message).toMatch(/^octo\/app has no branch, tag or commit that "nope\/src" starts with\./);
-  expect(await resolve('', 'empty').catch((e: GitHubError) => [e.kind, e.message])).toEqual(['empty-repo', 'octo/empty is empty: it has no commits to import.']);
+  expect((await failure(resolve('nope/src'))).message).toMatch(/^octo\/app has no branch, tag or commit that "nope\/src" starts with\./);
+  expect(await failure(resolve('', 'empty'))).toMatchObject({ kind: 'empty-repo', message: 'octo/empty is empty: it has no commits to import.' });
 });

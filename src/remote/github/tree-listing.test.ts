@@ -2,10 +2,9 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { manyFiles } from '../../../e2e/mock-github/sample-repos';
 import { startMockGitHub, type MockGitHub } from '../../../e2e/mock-github/server';
 import { GitHubClient } from './api';
-import type { GitHubError } from './errors';
 import { resolveRef } from './resolve';
 import { listFiles } from './tree-listing';
-import { at, mockAccess } from './testing/mock-access';
+import { at, failure, mockAccess } from './testing/mock-access';
 
 let mock: MockGitHub;
 beforeAll(async () => {
@@ -59,13 +58,12 @@ it('lists only the chosen subfolder, paths relative to it', async () => {
   const listing = await list('big', 'main/tools');
   expect(listing.files.map((f) => [f.path, f.repoPath, f.mode])).toEqual([['build.sh', 'tools/build.sh', 'executable'], ['latest', 'tools/latest', 'symlink']]);
   expect(listing.skipped).toEqual([]);
-  const missing = await list('big', 'main/nowhere').catch((e: GitHubError) => [e.kind, e.message]);
-  expect(missing).toEqual(['folder-not-found', 'octo/big has no folder "nowhere" at main. Check the address, or import the whole repository.']);
+  expect(await failure(list('big', 'main/nowhere'))).toMatchObject({
+    kind: 'folder-not-found', message: 'octo/big has no folder "nowhere" at main. Check the address, or import the whole repository.',
+  });
 });
 
 it('refuses a listing that climbs out with ".." or writes into .git', async () => {
-  expect(await list('climb').catch((e: GitHubError) => [e.kind, e.message])).toEqual(
-    ['unsafe-path', 'GitHub listed "a/..", which climbs out of the folder with "..". Nothing was imported.'],
-  );
-  expect(await list('hooks').catch((e: GitHubError) => e.kind)).toBe('unsafe-path');
+  expect(await failure(list('climb'))).toMatchObject({ kind: 'unsafe-path', message: 'GitHub listed "a/..", which climbs out of the folder with "..". Nothing was imported.' });
+  expect((await failure(list('hooks'))).kind).toBe('unsafe-path');
 });
