@@ -66,7 +66,10 @@ export class GitHubClient {
   /** GETs an API path (`/repos/…`); statuses in `accept` come back as they are, other failures throw. */
   async get(path: string, what: string, accept: readonly number[] = []): Promise<Answer> {
     return this.send('api', `${this.apiUrl}${path}`, { headers: this.headers }, what, async (response) => {
-      if (!response.ok && !accept.includes(response.status)) throw await failure(response, what, this.withToken);
+      // A rate limit or a refused token is never an answer a caller expects, whatever its status.
+      if (!response.ok && (refusal(response, this.withToken) || !accept.includes(response.status))) {
+        throw await failure(response, what, this.withToken);
+      }
       return { status: response.status, body: await jsonOf(response, what) };
     });
   }
@@ -136,11 +139,17 @@ async function secondaryWait(response: Response): Promise<number | null> {
   return /secondary rate limit/i.test(message) ? DEFAULT_RETRY_AFTER_S : null;
 }
 
-async function failure(response: Response, what: string, withToken: boolean): Promise<Error> {
+/** The rate limit or bad token a failed answer means, if it means one. */
+function refusal(response: Response, withToken: boolean): Error | null {
   if ((response.status === 403 || response.status === 429) && response.headers.get('x-ratelimit-remaining') === '0') {
     return new RateLimitError(resetOf(response), withToken);
   }
-  if (response.status === 401) return new BadTokenError();
+  return response.status === 401 ? new BadTokenError() : null;
+}
+
+async function failure(response: Response, what: string, withToken: boolean): Promise<Error> {
+  const refused = refusal(response, withToken);
+  if (refused) return refused;
   const message = await messageOf(response);
   return new UnexpectedAnswerError(what, `${response.status}${message ? `: ${message}` : ''}`, response.status);
 }

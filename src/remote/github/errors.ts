@@ -144,5 +144,7 @@ export function clockTime(date: Date): string {
 }
 
 function waitText(seconds: number): string {
-  return seconds < 90 ? `${Math.max(1, Math.ceil(seconds))} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  const whole = Math.max(1, Math.ceil(seconds));
+  if (whole === 1) return 'a second';
+  return whole < 90 ? `${whole} seconds` : `${Math.ceil(whole / 60)} minutes`;
 }

@@ -78,6 +78,7 @@ export async function importGitHubRepo(location: RepoLocation, options: GitHubIm
       }
     }
     result.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    if (outer?.aborted) throw new ImportCancelledError();
     return result;
   } catch (error) {
     inner.abort();
