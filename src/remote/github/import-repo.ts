@@ -2,7 +2,7 @@
 // the zip import's limits before any content is fetched, then fetch and verify every file. All or nothing: a failure
 // stops every request still in flight and returns nothing partial, so the session stays as it was.
 import { ImportCancelledError } from '../../store/errors';
-import { DEFAULT_MAX_FILES, DEFAULT_MAX_TOTAL_BYTES, formatBytes } from '../../store/files/zip-import';
+import { DEFAULT_MAX_FILES, DEFAULT_MAX_TOTAL_BYTES, formatBytes } from '../../store/zip/repo-zip';
 import type { RepoLocation } from '../repo-url';
 import { GitHubClient, type GitHubAccess, type RequestCounts } from './api';
 import { fetchContents, type ContentsProgress } from './contents';

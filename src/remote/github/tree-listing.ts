@@ -2,7 +2,7 @@
 // cuts a recursive listing short past 100,000 entries or 7 MB and says `truncated: true`; then the folder is listed
 // on its own and each subfolder walked the same way, so any repository is listed whole in a few requests more.
 // Submodules are listed as not imported; symlinks are kept as such. Paths are checked as a zip's are.
-import { normalizePath, unsafePathReason } from '../../store/files/workspace-paths';
+import { normalizePath, unsafePathReason } from '../../store/zip/workspace-paths';
 import type { RepoLocation } from '../repo-url';
 import type { GitHubClient } from './api';
 import { FolderNotFoundError, RepoTooLargeError, UnexpectedAnswerError, UnsafePathError } from './errors';
