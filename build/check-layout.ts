@@ -21,6 +21,7 @@ const LAYER_MAIN_FILES: Record<string, string> = {
   'src/tools': 'src/tools/index.ts',
   'src/store': 'src/store/index.ts',
   'src/app': 'src/app/app.svelte.ts',
+  'src/remote': 'src/remote/index.ts',
 };
 
 type SourceFile = { path: string; text: string };

@@ -4,6 +4,7 @@
 // listings, a latency per request, and a count of requests per kind.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../loopback-http';
 import { buildMockRepo, commitOf, entryAt, type MockRepo, type MockRepoSpec, type MockTreeEntry } from './fixture';
 import { RateLimits, type RateLimitOptions, type RateResource } from './rate-limits';
 import { answerBlobQuery, notFoundError, parseBlobQuery } from './wire-graphql';
@@ -305,15 +306,6 @@ function listen(server: Server, sockets: Set<Socket>): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
   });
 }
 

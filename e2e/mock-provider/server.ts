@@ -2,6 +2,7 @@
 // streaming scripted turns over SSE, with CORS so the app page can call it, and control endpoints for e2e tests.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../loopback-http';
 import { anthropicBadKey, anthropicContextTooLong, anthropicError, anthropicErrorEvent, anthropicFrames, anthropicMalformedFrame } from './wire-anthropic';
 import { geminiBadKey, geminiContextTooLong, geminiError, geminiErrorEvent, geminiFrames, geminiMalformedFrame } from './wire-gemini';
 import { openAIBadKey, openAIChatErrorEvent, openAIChatFrames, openAIContextTooLong, openAIError, openAIMalformedFrame } from './wire-openai-chat';
@@ -372,15 +373,6 @@ function sendJson(req: IncomingMessage, res: ServerResponse, status: number, bod
     ...headers,
   });
   res.end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function sleep(ms: number): Promise<void> {
