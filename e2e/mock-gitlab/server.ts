@@ -89,20 +89,18 @@ export async function startMockGitLab(options: MockGitLabOptions = {}): Promise<
       return throttle(res, throttled.retryAfter, requestId);
     }
     const credential = tokenOf(req);
-    if (credential !== null && !tokens.has(credential)) return send(401, UNAUTHORIZED);
+    const user = credential === null ? undefined : tokens.get(credential);
+    if (credential !== null && !user) return send(401, UNAUTHORIZED);
     record.token = credential;
+    const userId = credential === null ? 0 : userIdOf(credential);
     if (req.method !== 'GET' || segments[0] !== 'api' || segments[1] !== 'v4') return send(404, ROUTE_NOT_FOUND);
     const [, , resource, id, ...rest] = segments;
 
     if (resource === 'user' && id === undefined) {
-      const user = credential === null ? undefined : tokens.get(credential);
-      if (!user) return send(401, UNAUTHORIZED);
-      return send(200, userBody(base, userIdOf(credential!), user.username));
+      return user ? send(200, userBody(base, userId, user.username)) : send(401, UNAUTHORIZED);
     }
     if (resource === 'personal_access_tokens' && id === 'self' && rest.length === 0) {
-      const user = credential === null ? undefined : tokens.get(credential);
-      if (!user) return send(401, UNAUTHORIZED);
-      return send(200, tokenBody(userIdOf(credential!) + 100, userIdOf(credential!), user.scopes));
+      return user ? send(200, tokenBody(userId + 100, userId, user.scopes)) : send(401, UNAUTHORIZED);
     }
     if (resource !== 'projects' || id === undefined) return send(404, ROUTE_NOT_FOUND);
     const project = projectFor(id, credential);
