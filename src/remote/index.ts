@@ -1,7 +1,15 @@
 // The remote layer's public surface: clients of services outside the tab, each reached through the browser's own
 // fetch with CORS, never through a server of Conch's. Its parts: repo-url.ts (what a person pastes to import a
 // repo, read as host, repository, ref and folder); github/ (the import client: ref resolution, the tree listing
-// finished past a truncated answer, contents through the raw host or batched GraphQL, errors that say what to do).
+// finished past a truncated answer, contents through the raw host or batched GraphQL, errors that say what to do);
+// gitlab/ (the import client: the project and ref resolved, its archive.zip streamed and read by the zip import, and
+// the token test); repo-link.ts (the `?repo=` link that opens the page with an import filled in, and the link a
+// session imported from a host copies); local-time.ts (a moment on the person's clock, for errors).
 export { parseRepoUrl, refCandidates, repoWebUrl, type KnownHosts, type RepoHost, type RepoLocation } from './repo-url';
+export { repoFromLink, repoLink, withoutRepoLink, type LinkOrigin, type RepoLinkResult } from './repo-link';
 export { importGitHubRepo, type GitHubImport, type GitHubImportOptions, type GitHubImportProgress, type GitHubOrigin } from './github/import-repo';
 export { GitHubError, type GitHubErrorKind } from './github/errors';
+export { importGitLabProject, type GitLabImport, type GitLabImportOptions, type GitLabImportProgress, type GitLabOrigin } from './gitlab/import-project';
+export { DEFAULT_GITLAB_URL, gitlabApiUrl, type GitLabAccess } from './gitlab/api';
+export { testGitLabToken, type GitLabTokenCheck } from './gitlab/token-check';
+export { GitLabError, type GitLabErrorKind } from './gitlab/errors';

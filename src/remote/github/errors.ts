@@ -1,6 +1,7 @@
 // Why a GitHub import failed, each written for the person: what happened and what to do. `kind` tells them apart
 // for the UI (an exhaustive switch); nothing of the session or workspace has changed when one is thrown. A
 // cancelled import throws the store's ImportCancelledError, as a cancelled zip import does.
+import { clockTime } from '../local-time';
 
 export type GitHubErrorKind =
   | 'rate-limit'
@@ -138,10 +139,7 @@ export class UnexpectedAnswerError extends GitHubError {
   }
 }
 
-/** HH:MM on the local clock. */
-export function clockTime(date: Date): string {
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-}
+export { clockTime };
 
 function waitText(seconds: number): string {
   const whole = Math.max(1, Math.ceil(seconds));
