@@ -1,12 +1,17 @@
-// Repos where they live (issue 20): the GitHub import against the loopback mock with 30 ms per request, in Node
-// with its own fetch: listing, fetching and checking every file against its git id. Prints the time and the
-// requests each import used against the hourly budgets (60 without a token, 5,000 with one); asserts nothing.
+// Repos where they live (issue 20): the GitHub and GitLab imports against the loopback mocks with 30 ms per request,
+// in Node with its own fetch (GitHub: listing, fetching and checking every file against its git id; GitLab: the
+// archive through the zip import). Prints the time and the requests each import used (GitHub's against its hourly
+// budgets: 60 without a token, 5,000 with one); asserts nothing.
 import { startMockGitHub } from '../e2e/mock-github/server';
 import { manyFiles } from '../e2e/mock-github/sample-repos';
+import { startMockGitLab } from '../e2e/mock-gitlab/server';
 import { importGitHubRepo } from '../src/remote/github/import-repo';
+import { importGitLabProject } from '../src/remote/gitlab/import-project';
 import type { RepoLocation } from '../src/remote/repo-url';
 
 const LATENCY_MS = 30;
+/** The sample files as plain files (manyFiles makes no submodules or symlinks), for the GitLab mock's type. */
+const textFiles = (count: number, bytes: number) => manyFiles(count, bytes).flatMap((f) => ('data' in f ? [f] : []));
 const TOKEN = 'ghp_mock';
 
 type Case = { name: string; owner: string; repo: string; files: number; bytesPerFile: number; token: boolean };
@@ -36,4 +41,23 @@ try {
   }
 } finally {
   await mock.close();
+}
+
+const gitlab = await startMockGitLab({ latencyMs: 0 });
+try {
+  for (const c of cases) gitlab.addProject({ namespace: 'group/sub', name: c.repo, branches: { main: textFiles(c.files, c.bytesPerFile) } });
+  gitlab.setLatency(LATENCY_MS);
+  for (const c of cases) {
+    gitlab.resetCounts();
+    const location: RepoLocation = { host: 'gitlab', origin: gitlab.baseUrl, owner: 'group/sub', repo: c.repo, treePath: [] };
+    const started = performance.now();
+    const result = await importGitLabProject(location, { fetch, baseUrl: gitlab.baseUrl });
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `gitlab import, ${c.files.toLocaleString('en')} files: ${result.files.size} files, ${(result.totalBytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s ` +
+        `(${LATENCY_MS} ms per request, the mock's zip made meanwhile); requests: ${gitlab.counts.api} API, ${gitlab.counts.archive} archive`,
+    );
+  }
+} finally {
+  await gitlab.close();
 }
