@@ -1,11 +1,11 @@
 // Importing a local folder: list it under the zip import's rules (walk-folder.ts), then read every file with a few
 // reads in flight, and record what each held (size, time, git blob id) as the baseline for write-back. All or
 // nothing: a refusal or a cancel returns nothing partial, so the session stays as it was.
-import { gitBlobId } from '../../runtime/object-id';
 import { ImportCancelledError, ZipImportError } from '../../store/errors';
 import type { FileMap } from '../../store/file-map';
 import { InFlight } from '../github/in-flight';
-import { errorName, type FolderFileSnapshot, type FolderHandle } from './folder-handle';
+import { readWhole } from './disk-check';
+import type { FolderHandle } from './folder-handle';
 import { folderSync, type FileStamp, type FolderSync } from './folder-sync';
 import { FOLDER_CONCURRENCY, walkFolder, type FolderLimits, type FolderSkip, type ListedFile } from './walk-folder';
 
@@ -81,23 +81,13 @@ export async function readListed(
   }
 }
 
-// A file changed between listing and reading makes its snapshot unreadable (NotReadableError): take a fresh one.
 async function readSnapshot({ path, handle, snapshot }: ListedFile): Promise<ReadFile> {
-  let current: FolderFileSnapshot = snapshot;
-  let buffer: ArrayBuffer;
   try {
-    buffer = await current.arrayBuffer();
+    const { data, lastModified, blobId } = await readWhole(handle, snapshot);
+    return { stamp: { path, size: data.length, lastModified, blobId }, data };
   } catch (error) {
-    if (errorName(error) !== 'NotReadableError') throw unreadable(path, error);
-    try {
-      current = await handle.getFile();
-      buffer = await current.arrayBuffer();
-    } catch (again) {
-      throw unreadable(path, again);
-    }
+    throw unreadable(path, error);
   }
-  const data = new Uint8Array(buffer);
-  return { stamp: { path, size: data.length, lastModified: current.lastModified, blobId: await gitBlobId(data) }, data };
 }
 
 function unreadable(path: string, error: unknown): ZipImportError {
