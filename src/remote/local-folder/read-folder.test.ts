@@ -20,10 +20,11 @@ describe('readFolder', () => {
       'packages/a/node_modules/b/index.js': '1',
       'src/.DS_Store': 'junk',
       '.gitignore': 'node_modules\n',
+      'constructor/toString': 'names an object has too',
     });
     const result = await readFolder(root);
 
-    expect([...result.files.keys()].sort()).toEqual(['.gitignore', 'package.json', 'src/deep/er/util.ts', 'src/index.ts']);
+    expect([...result.files.keys()].sort()).toEqual(['.gitignore', 'constructor/toString', 'package.json', 'src/deep/er/util.ts', 'src/index.ts']);
     expect(text(result.files.get('src/deep/er/util.ts'))).toBe('export const x = 1;\n');
     expect(result.skipped).toEqual([
       { path: '.git', reason: '.git' },
@@ -31,7 +32,7 @@ describe('readFolder', () => {
       { path: 'packages/a/node_modules', reason: 'node_modules' },
       { path: 'src/.DS_Store', reason: 'os-metadata' },
     ]);
-    expect(root.disk.reads.sort()).toEqual(['.gitignore', 'package.json', 'src/deep/er/util.ts', 'src/index.ts']);
+    expect(root.disk.reads.sort()).toEqual(['.gitignore', 'constructor/toString', 'package.json', 'src/deep/er/util.ts', 'src/index.ts']);
   });
 
   it('records each file as it was on disk: size, time and git blob id, in a record that survives storage', async () => {

@@ -27,7 +27,8 @@ export type FolderListing = { files: ListedFile[]; skipped: FolderSkip[]; totalB
 /** Folders and file handles touched at once: enough to hide the disk's latency, few enough not to flood it. */
 export const FOLDER_CONCURRENCY = 8;
 
-const LEFT_OUT_FOLDERS: Record<string, FolderSkipReason> = { node_modules: 'node_modules', '.git': '.git' };
+// A Map, not an object: a folder named "constructor" must not find Object's own keys.
+const LEFT_OUT_FOLDERS = new Map<string, FolderSkipReason>([['node_modules', 'node_modules'], ['.git', '.git']]);
 
 /** Every file under `root` the workspace would import, sorted by path; throws ZipImportError or ImportCancelledError. */
 export async function walkFolder(root: FolderHandle, options: WalkOptions = {}): Promise<FolderListing> {
@@ -61,7 +62,7 @@ export async function walkFolder(root: FolderHandle, options: WalkOptions = {}):
         if (reason) {
           throw new ZipImportError(`"${path}" ${reason}. Nothing was imported; rename it on disk and open the folder again.`, path);
         }
-        const leftOut = child.kind === 'directory' ? LEFT_OUT_FOLDERS[child.name] : undefined;
+        const leftOut = child.kind === 'directory' ? LEFT_OUT_FOLDERS.get(child.name) : undefined;
         if (leftOut || isOsMetadata(path)) {
           skipped.push({ path, reason: leftOut ?? 'os-metadata' });
           return;
