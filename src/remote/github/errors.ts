@@ -1,4 +1,4 @@
-// Why a GitHub import failed, each written for the person: what happened and what to do. `kind` tells them apart
+// Why a GitHub import (or a push, push-errors.ts) failed, each written for the person: what happened and what to do. `kind` tells them apart
 // for the UI (an exhaustive switch); nothing of the session or workspace has changed when one is thrown. A
 // cancelled import throws the store's ImportCancelledError, as a cancelled zip import does.
 
@@ -15,7 +15,13 @@ export type GitHubErrorKind =
   | 'too-large'
   | 'unsafe-path'
   | 'corrupt'
-  | 'unexpected';
+  | 'unexpected'
+  // A push's (push-errors.ts):
+  | 'cannot-push'
+  | 'missing-permission'
+  | 'branch-moved'
+  | 'branch-exists'
+  | 'nothing-to-push';
 
 export abstract class GitHubError extends Error {
   abstract readonly kind: GitHubErrorKind;
