@@ -3,7 +3,8 @@
 // computes them; the GitHub and GitLab clients turn them into their own requests.
 
 export type FileChange =
-  | { path: string; kind: 'added' | 'modified'; data: Uint8Array; executable?: boolean }
+  /** `movedFrom`: the file is a rename of that path (whose deletion is listed too); GitLab then sends one move. */
+  | { path: string; kind: 'added' | 'modified'; data: Uint8Array; executable?: boolean; movedFrom?: string }
   | { path: string; kind: 'added' | 'modified'; symlinkTarget: string }
   | { path: string; kind: 'deleted' };
 

@@ -10,6 +10,7 @@
 // Resume: each step made is written into a small record that the caller stores (`onRecord`); given it back after a
 // failure, a push reuses the blobs, tree and commit it made and continues from the step that failed.
 import { gitBlobId } from '../../runtime/object-id';
+import { base64Of } from '../base64';
 import { workflowPaths, type FileChange } from '../file-change';
 import { GitHubClient, type Answer } from './api';
 import { UnexpectedAnswerError } from './errors';
@@ -166,9 +167,3 @@ function shaIn(body: unknown, what: string): string {
 }
 
 const branchPath = (branch: string) => branch.split('/').map(encodeURIComponent).join('/');
-
-function base64Of(data: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
