@@ -91,7 +91,7 @@ export class BadTokenError extends GitHubError {
   override readonly name = 'BadTokenError';
   override readonly kind = 'bad-token';
   constructor() {
-    super('GitHub refused the token in Settings (bad credentials): check it there, or remove it to import a public repository.');
+    super('GitHub refused the token in Settings (bad credentials): check it there (it may have expired or been revoked); without one, only public repositories can be imported.');
   }
 }
 

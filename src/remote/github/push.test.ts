@@ -64,6 +64,16 @@ describe('a first push', () => {
     expect(branch.symlinks.get('bin/latest')).toBe('run');
   });
 
+  it('puts the files of a session that imported one folder back into that folder', async () => {
+    const origin = await freshRepo(mock);
+    await pushToGitHub(pushOf({ ...origin, folder: 'src' }, [text('file2.ts', 'export const v2 = 2000;\n'), { path: 'file3.ts', kind: 'deleted' }]), pushAccess(mock));
+    const branch = await branchFiles(mock, 'octo', origin.repo, 'conch/fix-the-bug');
+    expect(new TextDecoder().decode(branch.files.get('src/file2.ts'))).toBe('export const v2 = 2000;\n');
+    expect(branch.files.has('src/file3.ts')).toBe(false);
+    expect(branch.files.has('file2.ts')).toBe(false);
+    expect(new TextDecoder().decode(branch.files.get('README.md'))).toBe('# app\n');
+  });
+
   it('names the branch after the session title', () => {
     expect(branchNameFor('Fix the login bug!')).toBe('conch/fix-the-login-bug');
     expect(branchNameFor('Café: réglages')).toBe('conch/cafe-reglages');

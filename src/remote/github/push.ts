@@ -35,8 +35,9 @@ export type PushRecord = {
 };
 
 export type GitHubPushRequest = {
-  /** The imported commit: its repository, the ref the pull request goes into, and its sha. */
-  origin: { owner: string; repo: string; ref: string; sha: string };
+  /** The imported commit: its repository, the ref the pull request goes into, and its sha; `folder`, when only
+   * that folder was imported (the changes' paths are relative to it). */
+  origin: { owner: string; repo: string; ref: string; sha: string; folder?: string };
   changes: readonly FileChange[];
   branch: string;
   message: string;
@@ -74,10 +75,11 @@ const REFUSALS = [403, 404, 422];
 export async function pushToGitHub(request: GitHubPushRequest, options: GitHubPushOptions): Promise<GitHubPushResult> {
   if (request.changes.length === 0) throw new NothingToPushError();
   const { origin, branch } = request;
+  const changes = inRepo(request.changes, origin.folder ?? '');
   const target = request.fork ?? { owner: origin.owner, repo: origin.repo };
   const client = new GitHubClient({ fetch: options.fetch, apiUrl: options.apiUrl, rawUrl: '', token: options.token, signal: options.signal });
   const repoPath = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
-  const facts = { target, origin, branch, workflows: workflowPaths(request.changes) };
+  const facts = { target, origin, branch, workflows: workflowPaths(changes) };
   const refused = (step: WriteStep) => (answer: Answer) => refusedWrite(answer, step, facts);
   let record = usableRecord(options.record, target, branch) ?? { target, branch, blobs: [] };
   const save = (next: PushRecord) => {
@@ -94,7 +96,7 @@ export async function pushToGitHub(request: GitHubPushRequest, options: GitHubPu
   if (!record.baseTree) save({ ...record, baseTree });
 
   const blobs = new Map<string, string>();
-  await Promise.all(binaryFiles(request.changes).map(async ({ path, data }) => {
+  await Promise.all(binaryFiles(changes).map(async ({ path, data }) => {
     const id = await gitBlobId(data);
     blobs.set(path, id);
     if (record.blobs.includes(id)) return;
@@ -104,7 +106,7 @@ export async function pushToGitHub(request: GitHubPushRequest, options: GitHubPu
     save({ ...record, blobs: [...record.blobs, id] });
   }));
 
-  const treeRequest = { base_tree: baseTree, tree: treeEdits(request.changes, (path) => blobs.get(path) ?? '') };
+  const treeRequest = { base_tree: baseTree, tree: treeEdits(changes, (path) => blobs.get(path) ?? '') };
   const key = await treeRequestKey(treeRequest);
   let tree = record.tree?.key === key ? record.tree.sha : null;
   if (tree === null) {
@@ -136,6 +138,13 @@ export async function pushToGitHub(request: GitHubPushRequest, options: GitHubPu
   const pullRequest = await openOrUpdatePull(client, sides, request, head !== null || record.pullRequest !== undefined, refused('pulls'));
   if (record.pullRequest?.number !== pullRequest.number) save({ ...record, pullRequest: { number: pullRequest.number, url: pullRequest.url } });
   return { pullRequest, commit, record: structuredClone(record), requests: client.requests.api };
+}
+
+/** The changes with repository paths, for a session that imported one folder. */
+function inRepo(changes: readonly FileChange[], folder: string): readonly FileChange[] {
+  const prefix = folder.replace(/^\/+|\/+$/g, '');
+  if (prefix === '') return changes;
+  return changes.map((change) => ({ ...change, path: `${prefix}/${change.path}`, ...('movedFrom' in change && change.movedFrom ? { movedFrom: `${prefix}/${change.movedFrom}` } : {}) }));
 }
 
 function usableRecord(record: PushRecord | undefined, target: RepoName, branch: string): PushRecord | undefined {
