@@ -116,9 +116,10 @@ export async function pushToGitHub(request: GitHubPushRequest, options: GitHubPu
     save({ ...record, tree: { key, sha: tree } });
   }
 
-  // The branch already holds this tree (a retry after the branch moved, or nothing changed since the last push).
+  // The branch already holds this tree when a retry follows a push that set the branch, or nothing changed since.
   const upToDate = record.commit?.sha === parent && record.commit.tree === tree;
-  let commit = upToDate ? parent : record.commit?.tree === tree && record.commit.parent === parent ? record.commit.sha : null;
+  const madeBefore = record.commit?.tree === tree && record.commit.parent === parent ? record.commit.sha : null;
+  let commit = upToDate ? parent : madeBefore;
   if (commit === null) {
     const answer = await client.write('POST', `${repoPath}/git/commits`, { message: request.message, tree, parents: [parent] }, 'the commit', REFUSALS);
     if (answer.status !== 201) throw refused('contents')(answer);
