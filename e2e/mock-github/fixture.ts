@@ -25,7 +25,7 @@ export type MockRepoSpec = {
 export type TreeMode = '100644' | '100755' | '120000' | '040000' | '160000';
 export type TreeEntryType = 'blob' | 'tree' | 'commit';
 export type MockTreeEntry = { name: string; mode: TreeMode; type: TreeEntryType; sha: string; size?: number };
-export type MockCommit = { sha: string; treeSha: string; message: string };
+export type MockCommit = { sha: string; treeSha: string; message: string; parents?: string[] };
 
 export type MockRepo = {
   id: number;
@@ -100,10 +100,24 @@ async function addCommit(repo: MockRepo, files: MockFileSpec[], refName: string)
     folder.set(names[names.length - 1], file);
   }
   const treeSha = await addTree(repo, root);
-  const message = `Snapshot of ${refName}\n`;
-  const body = encoder.encode(`tree ${treeSha}\nauthor ${AUTHOR}\ncommitter ${AUTHOR}\n\n${message}`);
+  return addCommitObject(repo, treeSha, [], `Snapshot of ${refName}\n`).sha;
+}
+
+/** Stores a commit of `treeSha` with `parents`, its id git's own (fixed author and date: the same input, the same id). */
+export function addCommitObject(repo: MockRepo, treeSha: string, parents: string[], message: string): MockCommit {
+  const parentLines = parents.map((parent) => `parent ${parent}\n`).join('');
+  const body = encoder.encode(`tree ${treeSha}\n${parentLines}author ${AUTHOR}\ncommitter ${AUTHOR}\n\n${message}`);
   const sha = createHash('sha1').update(`commit ${body.length}\0`).update(body).digest('hex');
-  repo.commits.set(sha, { sha, treeSha, message });
+  const commit = { sha, treeSha, message, parents };
+  repo.commits.set(sha, commit);
+  return commit;
+}
+
+/** Stores a tree of `entries` (names in any order) and returns its git id. */
+export async function addTreeObject(repo: MockRepo, entries: MockTreeEntry[]): Promise<string> {
+  const sorted = [...entries].sort((a, b) => compareEntries(kindOf(a), kindOf(b)));
+  const sha = await gitObjectId('tree', treeBody(sorted));
+  repo.trees.set(sha, sorted);
   return sha;
 }
 
@@ -122,10 +136,7 @@ async function addTree(repo: MockRepo, folder: Folder): Promise<string> {
       entries.push({ name, mode, type: 'blob', sha, size: data.length });
     }
   }
-  entries.sort((a, b) => compareEntries(kindOf(a), kindOf(b)));
-  const sha = await gitObjectId('tree', treeBody(entries));
-  repo.trees.set(sha, entries);
-  return sha;
+  return addTreeObject(repo, entries);
 }
 
 const kindOf = (entry: MockTreeEntry) => ({ name: entry.name, kind: entry.type === 'tree' ? ('dir' as const) : ('file' as const) });

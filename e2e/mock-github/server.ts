@@ -1,11 +1,15 @@
-// A loopback GitHub for import tests: the REST endpoints an import reads (repository, commit, trees, blobs),
-// GraphQL blob reads, and the raw host on its own port, answering from in-memory repositories in GitHub's wire
-// formats, with its CORS headers, rate limits (primary and secondary), private repositories, truncated tree
-// listings, a latency per request, and a count of requests per kind.
+// A loopback GitHub for import and push tests: the REST endpoints an import reads (repository, commit, trees,
+// blobs), GraphQL blob reads, and the raw host on its own port, answering from in-memory repositories in GitHub's
+// wire formats, with its CORS headers, rate limits (primary and secondary), private repositories, truncated tree
+// listings, a latency per request, and a count of requests per kind; and the writes a push makes (git-writes.ts,
+// pull-requests.ts), each token allowed what its grant says (grants.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBody } from '../loopback-http';
-import { buildMockRepo, commitOf, entryAt, type MockRepo, type MockRepoSpec, type MockTreeEntry } from './fixture';
+import { addCommitObject, buildMockRepo, commitOf, entryAt, type MockRepo, type MockRepoSpec, type MockTreeEntry } from './fixture';
+import { answerGitRoute } from './git-writes';
+import { DEFAULT_GRANT, type MockTokenGrant } from './grants';
+import { answerPullRoute, forkBody, forkOf, userBody, type MockPull } from './pull-requests';
 import { RateLimits, type RateLimitOptions, type RateResource } from './rate-limits';
 import { answerBlobQuery, notFoundError, parseBlobQuery } from './wire-graphql';
 import {
@@ -29,6 +33,10 @@ export type MockGitHubOptions = {
   rateLimits?: RateLimitOptions;
   /** Where the REST API sits on its server, e.g. '/api/v3' for an Enterprise-style address; default ''. */
   apiPrefix?: string;
+  /** What each token may do (its key is accepted as a token); a token without one gets DEFAULT_GRANT. */
+  grants?: Record<string, MockTokenGrant>;
+  /** Reads of a new fork refused (404) before it answers, as GitHub makes forks in the background; default 2. */
+  forkAnswersAfter?: number;
 };
 
 export type MockGitHub = {
@@ -52,6 +60,16 @@ export type MockGitHub = {
   secondaryLimit(times: number, retryAfterSeconds: number): void;
   /** Serves other bytes than the blob's own for `sha`, on every route. */
   corruptBlob(sha: string): void;
+  /** Accepts `token` with what `grant` allows (replacing its grant if it had one). */
+  grant(token: string, grant: MockTokenGrant): void;
+  /** The `nth` API request from now (1: the next) answers `status` with GitHub's server error body. */
+  failRequest(nth: number, status?: number): void;
+  /** A repository as it stands (branches, commits, trees, blobs), or undefined. */
+  repo(owner: string, name: string): MockRepo | undefined;
+  /** The pulls opened against a repository. */
+  pulls(owner: string, name: string): MockPull[];
+  /** Someone else's push: a commit on top of `branch`, with the same files. */
+  moveBranch(owner: string, name: string, branch: string): string;
   close(): Promise<void>;
 };
 
@@ -66,7 +84,13 @@ const COMMIT_DOCS = 'https://docs.github.com/rest/commits/commits#get-a-commit';
 /** Starts the mock on two free ports of 127.0.0.1 (API and raw host). */
 export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<MockGitHub> {
   const repos = new Map<string, MockRepo>();
-  const tokens = new Set(options.tokens ?? ['ghp_mock']);
+  const grants = new Map(Object.entries(options.grants ?? {}));
+  const tokens = new Set([...(options.tokens ?? ['ghp_mock']), ...grants.keys()]);
+  const pulls = new WeakMap<MockRepo, MockPull[]>();
+  const pendingForks = new Map<string, { repo: MockRepo; reads: number }>();
+  const forkAnswersAfter = options.forkAnswersAfter ?? 2;
+  let failAt = 0;
+  let failStatus = 502;
   const limits = new RateLimits(options.rateLimits);
   const counts: Record<RequestKind, number> = { api: 0, graphql: 0, raw: 0 };
   const requests: MockGitHubRequest[] = [];
@@ -82,7 +106,13 @@ export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<
 
   const serveBytes = (sha: string, data: Uint8Array) => (corrupted.has(sha) ? corrupt(data) : data);
   const repoFor = (owner: string, name: string, token: string | null) => {
-    const repo = repos.get(`${owner}/${name}`.toLowerCase());
+    const key = `${owner}/${name}`.toLowerCase();
+    const pending = pendingForks.get(key);
+    if (pending && pending.reads-- <= 0) {
+      pendingForks.delete(key);
+      repos.set(key, pending.repo);
+    }
+    const repo = repos.get(key);
     return repo && (!repo.private || token !== null) ? repo : undefined;
   };
 
@@ -101,6 +131,7 @@ export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<
       sendJson(res, status, payload, { 'x-github-request-id': requestId(++serial), ...headers });
     };
 
+    if (failAt > 0 && --failAt === 0) return send(failStatus, { message: 'Server Error' });
     const credential = tokenOf(req);
     if (credential !== null && !tokens.has(credential)) return send(401, BAD_CREDENTIALS, limits.headers(null, resource));
     const token = credential;
@@ -121,16 +152,27 @@ export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<
     }
     const rate = limits.headers(token, resource);
     if (kind === 'graphql') return graphql(body, token, (status, payload) => send(status, payload, rate));
-    rest(req.method ?? 'GET', url, token, (status, payload) => send(status, payload, rate));
+    await rest(req.method ?? 'GET', url, token, body, (status, payload, headers = {}) => send(status, payload, { ...rate, ...headers }));
   }
 
-  function rest(method: string, url: URL, token: string | null, send: (status: number, payload: unknown) => void): void {
+  async function rest(method: string, url: URL, token: string | null, bodyText: string, send: (status: number, payload: unknown, headers?: Record<string, string>) => void): Promise<void> {
     const path = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : '';
+    const grant = token === null ? null : (grants.get(token) ?? DEFAULT_GRANT);
+    const context = { api: api.url, web: api.web };
+    if (path === '/user' && method === 'GET') {
+      if (!grant) return send(401, errorBody(401, 'Requires authentication', 'https://docs.github.com/rest/users/users#get-the-authenticated-user'));
+      return send(200, userBody(context, grant), grant.scopes ? { 'x-oauth-scopes': grant.scopes.join(', '), 'x-accepted-oauth-scopes': '' } : {});
+    }
     const match = /^\/repos\/([^/]+)\/([^/]+)(?:\/(.*))?$/.exec(path);
-    if (method !== 'GET' || !match) return send(404, NOT_FOUND());
+    if (!match) return send(404, NOT_FOUND());
     const [, owner, name, rest = ''] = match.map((part) => (part === undefined ? part : decodeURIComponent(part)));
     const repo = repoFor(owner, name, token);
     if (!repo) return send(404, NOT_FOUND('https://docs.github.com/rest/repos/repos#get-a-repository'));
+    if (rest === 'forks' && method === 'POST') return fork(context, repo, grant, send);
+    if (await answerGitRoute(context, repo, grant, method, rest, bodyText, send)) return;
+    const pullContext = { ...context, repoNamed: (o: string, n: string) => repoFor(o, n, token), pullsOf };
+    if (answerPullRoute(pullContext, repo, grant, method, rest, url, bodyText, send)) return;
+    if (method !== 'GET') return send(404, NOT_FOUND());
     if (rest === '') return send(200, repositoryBody(api.url, api.web, repo));
 
     const commitRef = /^commits\/(.+)$/.exec(rest);
@@ -156,6 +198,24 @@ export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<
       return send(200, blobBody(api.url, repo, blob[1], serveBytes(blob[1], data)));
     }
     send(404, NOT_FOUND());
+  }
+
+  function pullsOf(repo: MockRepo): MockPull[] {
+    let list = pulls.get(repo);
+    if (!list) pulls.set(repo, (list = []));
+    return list;
+  }
+
+  function fork(context: { api: string; web: string }, parent: MockRepo, grant: MockTokenGrant | null, send: (status: number, payload: unknown) => void): void {
+    if (!grant) return send(401, errorBody(401, 'Requires authentication', 'https://docs.github.com/rest/repos/forks#create-a-fork'));
+    const key = `${grant.login}/${parent.name}`.toLowerCase();
+    let made = repos.get(key) ?? pendingForks.get(key)?.repo;
+    if (!made) {
+      made = forkOf(parent, grant.login, repos.size + pendingForks.size + 1);
+      if (forkAnswersAfter > 0) pendingForks.set(key, { repo: made, reads: forkAnswersAfter });
+      else repos.set(key, made);
+    }
+    send(202, forkBody(context, made, parent));
   }
 
   function listRecursive(repo: MockRepo, sha: string, base: string): TreeListingEntry[] {
@@ -244,6 +304,25 @@ export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<
     rateLimitReset: (c) => limits.resetOf(...caller(c)),
     secondaryLimit: (times, retryAfter) => void (secondary = { times, retryAfter }),
     corruptBlob: (sha) => void corrupted.add(sha),
+    grant: (token, grant) => {
+      grants.set(token, grant);
+      tokens.add(token);
+    },
+    failRequest: (nth, status = 502) => void (failAt = nth, failStatus = status),
+    repo: (owner, name) => repos.get(`${owner}/${name}`.toLowerCase()),
+    pulls: (owner, name) => {
+      const repo = repos.get(`${owner}/${name}`.toLowerCase());
+      return repo ? pullsOf(repo) : [];
+    },
+    moveBranch: (owner, name, branch) => {
+      const repo = repos.get(`${owner}/${name}`.toLowerCase());
+      const head = repo?.branches.get(branch);
+      const commit = head ? repo?.commits.get(head) : undefined;
+      if (!repo || !head || !commit) throw new Error(`mock github: ${owner}/${name} has no branch ${branch}`);
+      const moved = addCommitObject(repo, commit.treeSha, [head], `Someone else's commit on ${branch}\n`);
+      repo.branches.set(branch, moved.sha);
+      return moved.sha;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await Promise.all([apiServer, rawServer].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));

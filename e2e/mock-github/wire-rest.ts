@@ -46,7 +46,7 @@ export function commitBody(api: string, web: string, repo: MockRepo, commit: Moc
     },
     author: null,
     committer: null,
-    parents: [],
+    parents: (commit.parents ?? []).map((sha) => ({ sha, url: `${base}/commits/${sha}`, html_url: `${web}/${repo.owner}/${repo.name}/commit/${sha}` })),
     files: [],
   };
 }

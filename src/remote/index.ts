@@ -1,12 +1,14 @@
 // The remote layer's public surface: clients of services outside the tab, each reached through the browser's own
 // fetch with CORS, never through a server of Conch's. Its parts: repo-url.ts (what a person pastes to import a
-// repo, read as host, repository, ref and folder); github/ (the import client: ref resolution, the tree listing
-// finished past a truncated answer, contents through the raw host or batched GraphQL, errors that say what to do);
-// gitlab/ (the import client: the project and ref resolved, its archive.zip streamed and read by the zip import, and
-// the token test); repo-link.ts (the `?repo=` link that opens the page with an import filled in, and the link a
-// session imported from a host copies); local-time.ts (a moment on the person's clock, for errors).
-// local-folder/ (a folder picked by the app, through a FolderHandle: import under the zip import's rules, a sync
-// record of what each file held, write-back that asks on conflict, refresh from disk, the edit permission).
+// repo, read as host, repository, ref and folder); repo-link.ts (the `?repo=` link that opens the page with an
+// import filled in, and the link a session imported from a host copies); file-change.ts and branch-name.ts (what a
+// push sends, and the branch it goes to); local-time.ts (a moment on the person's clock, for errors); github/ (the
+// import client: ref resolution, the tree listing finished past a truncated answer, contents through the raw host
+// or batched GraphQL; the push: a pull request made through the Git database API, resumable from its record, with a
+// fork when the token cannot push; Test token); gitlab/ (the import: the project and ref resolved, its archive.zip
+// read by the zip import; the merge request: one commit of actions, then the MR; the token test); local-folder/ (a
+// folder picked by the app, through a FolderHandle: import under the zip import's rules, a sync record of what each
+// file held, write-back that asks on conflict, refresh from disk, the edit permission).
 export { parseRepoUrl, refCandidates, repoWebUrl, type KnownHosts, type RepoHost, type RepoLocation } from './repo-url';
 export { repoFromLink, repoLink, withoutRepoLink, type LinkOrigin, type RepoLinkResult } from './repo-link';
 export { importGitHubRepo, type GitHubImport, type GitHubImportOptions, type GitHubImportProgress, type GitHubOrigin } from './github/import-repo';
@@ -35,3 +37,16 @@ export {
 } from './local-folder/write-back';
 export { outsideEditsSummary, refreshFromDisk, type FolderRefresh, type OutsideEdit } from './local-folder/refresh';
 export { ensurePermission, permissionMessage, type FolderPermission } from './local-folder/permission';
+export { branchNameFor } from './branch-name';
+export { textOf, workflowPaths, WORKFLOWS_FOLDER, type FileChange } from './file-change';
+export { pushToGitHub, type GitHubPushOptions, type GitHubPushRequest, type GitHubPushResult, type PushRecord } from './github/push';
+export type { PullRequestRef } from './github/pull-request';
+export {
+  BranchExistsError, BranchMovedError, CannotPushError, MissingPermissionError, NothingToPushError, type PushPermission, type RepoName,
+} from './github/push-errors';
+export { forkRepo, type ForkOptions } from './github/fork';
+export { describeTokenReport, testGitHubToken, type GitHubTokenReport } from './github/token-test';
+export {
+  openGitLabMergeRequest, type GitLabMergeRequestOptions, type GitLabMergeRequestRequest, type GitLabMergeRequestResult, type MergeRequestRecord, type MergeRequestRef,
+} from './gitlab/merge-request';
+export { MergeRequestError, type MergeRequestErrorKind } from './gitlab/merge-request-errors';

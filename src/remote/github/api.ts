@@ -1,4 +1,4 @@
-// Every request of an import goes through one GitHubClient: at most 16 in flight, the token on API requests (never
+// Every request of an import or a push goes through one GitHubClient: at most 16 in flight, the token on API requests (never
 // on raw ones), counts per kind, a secondary rate limit waited out (every request pauses, then the refused one is
 // sent again; bounded and abortable), and failures turned into GitHubErrors that say what to do.
 import { ImportCancelledError } from '../../store/errors';
@@ -65,7 +65,17 @@ export class GitHubClient {
 
   /** GETs an API path (`/repos/…`); statuses in `accept` come back as they are, other failures throw. */
   async get(path: string, what: string, accept: readonly number[] = []): Promise<Answer> {
-    return this.send('api', `${this.apiUrl}${path}`, { headers: this.headers }, what, async (response) => {
+    return this.answer(`${this.apiUrl}${path}`, { headers: this.headers }, what, accept);
+  }
+
+  /** Sends `body` as JSON to an API path (a push's writes); statuses in `accept` come back as they are. */
+  async write(method: 'POST' | 'PATCH', path: string, body: unknown, what: string, accept: readonly number[] = []): Promise<Answer> {
+    const init = { method, headers: { ...this.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    return this.answer(`${this.apiUrl}${path}`, init, what, accept);
+  }
+
+  private async answer(url: string, init: RequestInit, what: string, accept: readonly number[]): Promise<Answer> {
+    return this.send('api', url, init, what, async (response) => {
       // A rate limit or a refused token is never an answer a caller expects, whatever its status.
       if (!response.ok && (refusal(response, this.withToken) || !accept.includes(response.status))) {
         throw await failure(response, what, this.withToken);

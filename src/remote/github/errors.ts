@@ -1,4 +1,4 @@
-// Why a GitHub import failed, each written for the person: what happened and what to do. `kind` tells them apart
+// Why a GitHub import (or a push, push-errors.ts) failed, each written for the person: what happened and what to do. `kind` tells them apart
 // for the UI (an exhaustive switch); nothing of the session or workspace has changed when one is thrown. A
 // cancelled import throws the store's ImportCancelledError, as a cancelled zip import does.
 import { clockTime } from '../local-time';
@@ -16,7 +16,13 @@ export type GitHubErrorKind =
   | 'too-large'
   | 'unsafe-path'
   | 'corrupt'
-  | 'unexpected';
+  | 'unexpected'
+  // A push's (push-errors.ts):
+  | 'cannot-push'
+  | 'missing-permission'
+  | 'branch-moved'
+  | 'branch-exists'
+  | 'nothing-to-push';
 
 export abstract class GitHubError extends Error {
   abstract readonly kind: GitHubErrorKind;
@@ -86,7 +92,7 @@ export class BadTokenError extends GitHubError {
   override readonly name = 'BadTokenError';
   override readonly kind = 'bad-token';
   constructor() {
-    super('GitHub refused the token in Settings (bad credentials): check it there, or remove it to import a public repository.');
+    super('GitHub refused the token in Settings (bad credentials): check it there (it may have expired or been revoked); without one, only public repositories can be imported.');
   }
 }
 
