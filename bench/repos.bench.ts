@@ -1,11 +1,13 @@
 // Repos where they live (issue 20): the GitHub and GitLab imports against the loopback mocks with 30 ms per request,
 // in Node with its own fetch (GitHub: listing, fetching and checking every file against its git id; GitLab: the
 // archive through the zip import). Prints the time and the requests each import used (GitHub's against its hourly
-// budgets: 60 without a token, 5,000 with one); asserts nothing.
+// budgets: 60 without a token, 5,000 with one), and a pull request of 30 changed files; asserts nothing.
 import { startMockGitHub } from '../e2e/mock-github/server';
 import { manyFiles } from '../e2e/mock-github/sample-repos';
 import { startMockGitLab } from '../e2e/mock-gitlab/server';
 import { importGitHubRepo } from '../src/remote/github/import-repo';
+import { pushToGitHub } from '../src/remote/github/push';
+import type { FileChange } from '../src/remote/file-change';
 import { importGitLabProject } from '../src/remote/gitlab/import-project';
 import type { RepoLocation } from '../src/remote/repo-url';
 
@@ -39,6 +41,27 @@ try {
         `(${LATENCY_MS} ms per request); requests: ${mock.counts.api} REST of ${budget} an hour, ${mock.counts.graphql} GraphQL, ${mock.counts.raw} raw (outside the limits)`,
     );
   }
+
+  // A pull request of 30 changed files: 25 edits, 2 new files, a binary, a deletion and an executable.
+  const prFiles = manyFiles(60, 400);
+  const prRepo = await mock.addRepo({ owner: 'octo', name: 'pr-30', branches: { main: prFiles } });
+  const encoder = new TextEncoder();
+  const changes: FileChange[] = [
+    ...prFiles.slice(0, 25).map((f): FileChange => ({ path: f.path, kind: 'modified', data: encoder.encode(`// edited\n${'data' in f ? f.data : ''}`) })),
+    { path: 'docs/new.md', kind: 'added', data: encoder.encode('# New\n') },
+    { path: 'scripts/run.sh', kind: 'added', data: encoder.encode('#!/bin/sh\necho hi\n'), executable: true },
+    { path: 'assets/logo.png', kind: 'added', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe, 1, 2, 3]) },
+    { path: prFiles[30].path, kind: 'deleted' },
+    { path: prFiles[31].path, kind: 'modified', data: encoder.encode('export {};\n') },
+  ];
+  mock.resetCounts();
+  const started = performance.now();
+  const pushed = await pushToGitHub(
+    { origin: { owner: 'octo', repo: 'pr-30', ref: 'main', sha: prRepo.branches.get('main') as string }, changes, branch: 'conch/bench', message: 'Bench', title: 'Bench', body: 'Thirty files.' },
+    { fetch, apiUrl: mock.apiUrl, token: TOKEN },
+  );
+  const ms = performance.now() - started;
+  console.log(`github pull request of ${changes.length} changed files: ${mock.counts.api} requests in ${ms.toFixed(0)} ms (${LATENCY_MS} ms per request); ${pushed.pullRequest.url}`);
 } finally {
   await mock.close();
 }
