@@ -8,10 +8,6 @@ export function originUrl(origin: RepoOrigin): string {
   return `${origin.web}/${origin.owner}/${origin.repo}`;
 }
 
-/** What a host import's baseline is called: the first commit says "Imported OWNER/REPO at <sha7>". */
-export function originBaselineName(origin: RepoOrigin): string {
-  return `${origin.owner}/${origin.repo} at ${origin.sha.slice(0, 7)}`;
-}
 
 /** The baseline of stored session `record` for Runtime.setBaseline; null when the session started empty. */
 export function sessionBaseline(

@@ -2,13 +2,14 @@
 // address read, the files listed and fetched with progress in files and bytes, cancel, and the files then imported
 // into the open session like a zip (workspace and baseline, replaced only when everything succeeded). A `?repo=` link
 // only fills the field and asks for confirmation: nothing is fetched before the person confirms.
-import { parseRepoUrl } from '../../../remote';
 import { errorText } from '../../error-text';
 import type { SessionLibrary } from '../../library/library.svelte';
 import type { Toasts } from '../../toasts.svelte';
-import { originBaselineName } from '../baseline';
 import { isCancel } from '../import-outcome';
-import { importSourceFor, leftOutLine, type HostSettings } from './sources';
+import type { HostSettings } from './sources';
+
+// The clients load with the first import or link, not with the page.
+const sources = () => import('./sources');
 
 export type HostImportPhase = 'idle' | 'listing' | 'fetching' | 'done' | 'failed' | 'cancelled';
 
@@ -42,10 +43,11 @@ export class HostImport {
     return this.phase === 'listing' || this.phase === 'fetching';
   }
 
-  /** Fills the field from a `?repo=` link's value and shows its confirm card; fetches nothing. */
-  openLink(value: string): void {
+  /** Fills the field from a `?repo=` link's value and shows its confirm card; fetches nothing from the host. */
+  async openLink(value: string): Promise<void> {
     this.url = value;
-    const parsed = parseRepoUrl(value, this.knownHosts());
+    const { importSourceFor, readRepoAddress } = await sources();
+    const parsed = readRepoAddress(value, this.deps.settings());
     if (!parsed.ok) {
       this.fail(parsed.error);
       return;
@@ -74,14 +76,15 @@ export class HostImport {
   async start(library: SessionLibrary): Promise<void> {
     if (this.running) return;
     this.link = null;
-    const parsed = parseRepoUrl(this.url, this.knownHosts());
+    Object.assign(this, { files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, error: '', result: null });
+    this.phase = 'listing';
+    const { importSourceFor, leftOutLine, originBaselineName, readRepoAddress } = await sources();
+    const parsed = readRepoAddress(this.url, this.deps.settings());
     if (!parsed.ok) return this.fail(parsed.error);
     const source = importSourceFor(parsed.location.host, this.deps.settings(), this.fetchFn);
     if (!source) return this.fail('Importing from GitLab is not available in this version of Conch yet: download the project as a .zip and import that.');
     const controller = new AbortController();
     this.controller = controller;
-    Object.assign(this, { files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, error: '', result: null });
-    this.phase = 'listing';
     try {
       const fetched = await source.fetch(parsed.location, {
         signal: controller.signal,
@@ -120,12 +123,5 @@ export class HostImport {
 
   private get fetchFn(): typeof fetch {
     return this.deps.fetch ?? ((...args) => globalThis.fetch(...args));
-  }
-
-  // An Enterprise API URL (https://HOST/api/v3) and a self-managed GitLab make their web addresses known.
-  private knownHosts() {
-    const settings = this.deps.settings();
-    const githubWeb = settings.githubApiUrl.replace(/\/api\/v3\/?$/, '');
-    return { githubOrigins: githubWeb === settings.githubApiUrl ? [] : [githubWeb], gitlabOrigins: [settings.gitlabUrl] };
   }
 }

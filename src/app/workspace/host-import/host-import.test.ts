@@ -135,7 +135,7 @@ describe('HostImport', () => {
     const { library, runtime, hostImport, settings } = await setup();
     settings.githubToken = 'ghp_mock';
     mock.resetCounts();
-    hostImport.openLink(repoLinkParam('?repo=github.com/octo/hello@main')!);
+    await hostImport.openLink(repoLinkParam('?repo=github.com/octo/hello@main')!);
     expect(hostImport.url).toBe('github.com/octo/hello@main');
     expect(hostImport.link).toEqual({ host: 'GitHub', repo: 'octo/hello', ref: 'main', withToken: true });
     expect(mock.counts).toEqual({ api: 0, graphql: 0, raw: 0 });

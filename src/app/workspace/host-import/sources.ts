@@ -1,7 +1,7 @@
 // Where a repository is fetched from, one RepoImportSource per host: each turns a parsed address into the files of
 // a host import (paths as the repository has them) and what was left out. Only GitHub is wired; a GitLab source plugs
 // in beside it with the same shape.
-import { importGitHubRepo, type RepoHost, type RepoLocation } from '../../../remote';
+import { importGitHubRepo, parseRepoUrl, type RepoHost, type RepoLocation, type RepoUrlResult } from '../../../remote';
 import type { RepoOrigin } from '../../../store';
 import type { Settings } from '../../settings/settings';
 
@@ -66,4 +66,15 @@ const REASONS: Record<LeftOut['reason'], string> = {
 /** One line for an entry left out of the import. */
 export function leftOutLine(entry: LeftOut): string {
   return `${entry.path}: ${REASONS[entry.reason]}`;
+}
+
+/** What a host import's baseline is called: the first commit says "Imported OWNER/REPO at <sha7>". */
+export function originBaselineName(origin: RepoOrigin): string {
+  return `${origin.owner}/${origin.repo} at ${origin.sha.slice(0, 7)}`;
+}
+
+/** Reads a pasted address with the hosts the settings name (an Enterprise API URL, a self-managed GitLab). */
+export function readRepoAddress(text: string, settings: HostSettings): RepoUrlResult {
+  const githubWeb = settings.githubApiUrl.replace(/\/api\/v3\/?$/, '');
+  return parseRepoUrl(text, { githubOrigins: githubWeb === settings.githubApiUrl ? [] : [githubWeb], gitlabOrigins: [settings.gitlabUrl] });
 }
