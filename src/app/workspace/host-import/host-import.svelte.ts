@@ -78,14 +78,14 @@ export class HostImport {
     this.link = null;
     Object.assign(this, { files: 0, totalFiles: 0, bytes: 0, totalBytes: 0, error: '', result: null });
     this.phase = 'listing';
-    const { importSourceFor, leftOutLine, originBaselineName, readRepoAddress } = await sources();
-    const parsed = readRepoAddress(this.url, this.deps.settings());
-    if (!parsed.ok) return this.fail(parsed.error);
-    const source = importSourceFor(parsed.location.host, this.deps.settings(), this.fetchFn);
-    if (!source) return this.fail('Importing from GitLab is not available in this version of Conch yet: download the project as a .zip and import that.');
     const controller = new AbortController();
     this.controller = controller;
     try {
+      const { importSourceFor, leftOutLine, originBaselineName, readRepoAddress } = await sources();
+      const parsed = readRepoAddress(this.url, this.deps.settings());
+      if (!parsed.ok) throw new Error(parsed.error);
+      const source = importSourceFor(parsed.location.host, this.deps.settings(), this.fetchFn);
+      if (!source) throw new Error('Importing from GitLab is not available in this version of Conch yet: download the project as a .zip and import that.');
       const fetched = await source.fetch(parsed.location, {
         signal: controller.signal,
         onProgress: (p) => {
