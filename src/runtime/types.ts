@@ -116,6 +116,8 @@ export interface WorkspaceBaseline {
   name: string;
   /** The imported files (workdir-relative paths); asked for only when the repository is first made. */
   files(): Promise<{ path: string; data: Uint8Array }[]>;
+  /** The repository it came from (e.g. https://github.com/OWNER/REPO): the repository's `remote.origin.url`. */
+  remoteUrl?: string;
 }
 
 /** A staged workspace replacement (Runtime.beginImport). */

@@ -9,6 +9,7 @@ export type {
   TokenTotals,
   SessionRecord,
   ImportedFrom,
+  RepoOrigin,
   NewSession,
   SessionPatch,
   SnapshotRef,

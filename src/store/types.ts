@@ -36,13 +36,21 @@ export interface SessionRecord {
   importedAt?: number;
   /** The session a shared file held (records imported before this field existed have importedAt only). */
   importedFrom?: ImportedFrom;
+  /** The host repository the baseline was imported from (never a token). */
+  origin?: RepoOrigin;
 }
+
+/**
+ * Where a baseline imported from a host came from: the repository, the ref asked for and the commit it was at.
+ * `web` is the host's web origin (https://github.com, an Enterprise or self-managed host).
+ */
+export type RepoOrigin = { host: 'github' | 'gitlab'; web: string; owner: string; repo: string; ref: string; sha: string };
 
 /** Where an imported session came from, as its file's header said: the original title, when it was started and exported. */
 export type ImportedFrom = { title: string; createdAt: number; exportedAt: number };
 
 export type NewSession = { title?: string; model?: string; provider?: string };
-export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName'>>;
+export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName' | 'origin'>>;
 
 
 /** A list change another tab (or this one) should react to. */

@@ -45,12 +45,14 @@ export class WorkspaceTransfer {
       try {
         await timed('snapshot-commit', () => store.commitSnapshot(id, 'baseline', baseline), (bytes) => ({ ref: 'baseline', bytes }));
         snapshots.stored(baseline);
-        await store.updateSession(id, { baselineName: source.name });
+        // A zip or folder replaces a host import: the session no longer comes from that repository.
+        await store.updateSession(id, { baselineName: source.name, origin: source.kind === 'host' ? source.origin : undefined });
         await this.session.workspaceReplaced();
       } catch (error) {
         this.session.storageProblem(error);
       }
-      await workspace.setBaseline(sessionBaseline(this.session.store, { id, title: '', baselineId: id, baselineName: source.name }));
+      const origin = source.kind === 'host' ? source.origin : undefined;
+      await workspace.setBaseline(sessionBaseline(this.session.store, { id, title: '', baselineId: id, baselineName: source.name, origin }));
       await this.session.refresh();
       return result;
     });

@@ -1,5 +1,5 @@
 // The person's settings: what they chose, with defaults for a first visit. Persisted in the `settings` store;
-// the API keys live only there and in provider requests.
+// the API keys and host tokens live only there and in requests to their provider or host.
 import { defaultModelFor } from '../../ai/models';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../../ai/provider-id';
 import { CODING_TOOL_NAMES, DEFAULT_ACTIVE_TOOLS, isCodingToolName, type CodingToolName } from '../../tools/catalog';
@@ -55,7 +55,20 @@ export type Settings = {
   modelLimits: ModelLimitsMap;
   /** When the context is compacted (long-session-settings.ts). */
   compaction: CompactionPreferences;
+  /** Optional: sent only to the GitHub API (private repos, 5,000 requests an hour instead of 60). */
+  githubToken: string;
+  /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise. */
+  githubApiUrl: string;
+  githubRawUrl: string;
+  /** Optional: sent only to the GitLab host as PRIVATE-TOKEN. */
+  gitlabToken: string;
+  /** https://gitlab.com, or a self-managed GitLab's address. */
+  gitlabUrl: string;
 };
+
+export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
+export const DEFAULT_GITHUB_RAW_URL = 'https://raw.githubusercontent.com';
+export const DEFAULT_GITLAB_URL = 'https://gitlab.com';
 
 /** What the person had for one provider (or preset) before switching away. */
 export type ProviderChoice = { baseUrl: string; modelId: string; apiKey: string; /** openai-compatible only */ preset?: string };
@@ -87,6 +100,11 @@ export function defaultSettings(): Settings {
     reportedLimits: null,
     modelLimits: {},
     compaction: defaultCompactionPreferences(),
+    githubToken: '',
+    githubApiUrl: DEFAULT_GITHUB_API_URL,
+    githubRawUrl: DEFAULT_GITHUB_RAW_URL,
+    gitlabToken: '',
+    gitlabUrl: DEFAULT_GITLAB_URL,
   };
 }
 
@@ -102,6 +120,16 @@ const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback
 const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
 const stringList = (value: unknown, fallback: string[]): string[] =>
   Array.isArray(value) && value.every((v) => typeof v === 'string') ? [...value] : [...fallback];
+
+// An emptied address field means the default again; a trailing slash is dropped so paths join cleanly.
+const addressOr = (value: unknown, fallback: string): string =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim().replace(/\/+$/, '') : fallback;
+
+/** Every secret the settings hold (API keys, remembered keys, host tokens): what an export's secret review must catch. */
+export function settingsSecrets(settings: Settings): string[] {
+  const all = [settings.apiKey, ...Object.values(settings.remembered).map((c) => c.apiKey), settings.githubToken, settings.gitlabToken];
+  return [...new Set(all.map((s) => s.trim()).filter(Boolean))];
+}
 
 /** Settings read back from storage (or anywhere untrusted): every field checked, unknown or broken ones defaulted. */
 export function parseSettings(raw: unknown): Settings {
@@ -131,6 +159,11 @@ export function parseSettings(raw: unknown): Settings {
     reportedLimits: parseLimits(r.reportedLimits),
     modelLimits: parseModelLimits(r.modelLimits),
     compaction: parseCompactionPreferences(r.compaction),
+    githubToken: stringOr(r.githubToken, d.githubToken).trim(),
+    githubApiUrl: addressOr(r.githubApiUrl, d.githubApiUrl),
+    githubRawUrl: addressOr(r.githubRawUrl, d.githubRawUrl),
+    gitlabToken: stringOr(r.gitlabToken, d.gitlabToken).trim(),
+    gitlabUrl: addressOr(r.gitlabUrl, d.gitlabUrl),
   };
 }
 

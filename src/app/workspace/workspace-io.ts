@@ -17,16 +17,21 @@ import {
   ImportCancelledError,
   type FileChange,
   type FileMap,
+  type RepoOrigin,
   type TreeSource,
   type ZipImportOptions,
   type ZipImportProgress,
   type ZipImportResult,
 } from '../../store';
 
-/** A repository the person chose: a .zip file's bytes, or the files of a picked folder. */
+/**
+ * A repository the person chose: a .zip file's bytes, the files of a picked folder, or the files fetched from a host
+ * (paths as the repository has them, and where they came from).
+ */
 export type RepoSource =
   | { kind: 'zip'; name: string; data: Uint8Array }
-  | { kind: 'folder'; name: string; entries: { path: string; data: Uint8Array }[] };
+  | { kind: 'folder'; name: string; entries: { path: string; data: Uint8Array }[] }
+  | { kind: 'host'; name: string; entries: { path: string; data: Uint8Array }[]; origin: RepoOrigin };
 
 export type RepoImport = {
   files: number;
@@ -65,7 +70,7 @@ export async function importRepo(
   const result =
     source.kind === 'zip'
       ? await readRepoZip(source.data, { ...options.limits, onProgress: options.onProgress, signal: options.signal })
-      : readFolderFiles(source.entries, options.limits);
+      : readFolderFiles(source.entries, { ...options.limits, keepTopFolder: source.kind === 'host' });
   if (options.signal?.aborted) throw new ImportCancelledError();
   if (runtime.importFiles) await runtime.importFiles(Array.from(result.files, ([path, data]) => ({ path, data })));
   else await runtime.importZip(zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs }));

@@ -5,7 +5,7 @@ import { pushToGitHub } from './push';
 import { CannotPushError, MissingPermissionError } from './push-errors';
 import { failure } from './testing/mock-access';
 import { branchFiles, freshRepo, pushAccess, pushOf, text } from './testing/push-fixture';
-import { describeTokenReport, testGitHubToken } from './token-test';
+import { describeTokenTest, testGitHubToken } from './token-test';
 
 let mock: MockGitHub;
 beforeAll(async () => {
@@ -90,17 +90,18 @@ describe('a missing permission is named', () => {
 });
 
 describe('Test token', () => {
-  it('reports a classic token\'s login and scopes, and a fine-grained token as such', async () => {
+  it('reports a classic token\'s login and scopes, and a fine-grained token as such, against the mock\'s grants', async () => {
     const classic = await testGitHubToken({ fetch, apiUrl: mock.apiUrl, token: 'ghp_noworkflow' });
-    expect(classic).toEqual({ login: 'dev', kind: 'classic', scopes: ['repo'] });
-    expect(describeTokenReport(classic)).toBe('dev: a classic token with scopes repo.');
+    expect(classic).toEqual({ kind: 'ok', login: 'dev', scopes: ['repo'] });
+    expect(describeTokenTest(classic)).toBe('Signed in as dev; scopes: repo.');
     const fine = await testGitHubToken({ fetch, apiUrl: mock.apiUrl, token: 'ghp_readonly' });
-    expect(fine).toEqual({ login: 'fan', kind: 'fine-grained' });
-    expect(describeTokenReport(fine)).toContain('fine-grained');
+    expect(fine).toEqual({ kind: 'ok', login: 'fan', scopes: null });
+    expect(describeTokenTest(fine)).toContain('fine-grained');
   });
 
   it('says when GitHub refuses the token', async () => {
-    const error = await failure(testGitHubToken({ fetch, apiUrl: mock.apiUrl, token: 'ghp_wrong' }));
-    expect(error.kind).toBe('bad-token');
+    const result = await testGitHubToken({ fetch, apiUrl: mock.apiUrl, token: 'ghp_wrong' });
+    expect(result.kind).toBe('rejected');
+    expect(describeTokenTest(result)).toMatch(/refused this token/);
   });
 });

@@ -1,34 +1,36 @@
-// "Test token": who a token belongs to and what it may do, from GET /user. A classic token lists its scopes in
-// `x-oauth-scopes`; a fine-grained token sends none (its permissions are set per repository on GitHub).
-import { ImportCancelledError } from '../../store/errors';
-import { messageOf } from './api';
-import { BadTokenError, OfflineError, UnexpectedAnswerError } from './errors';
+// "Test token" in Settings: one `GET /user` with the token, read as who it belongs to and what it may do. Classic
+// tokens list their scopes in `x-oauth-scopes`; fine-grained ones send no such header (their permissions are per
+// repository, and GitHub does not report them here).
 
-export type GitHubTokenReport = { login: string; kind: 'classic'; scopes: string[] } | { login: string; kind: 'fine-grained' };
+export type TokenTestResult =
+  | { kind: 'ok'; login: string; /** null: a fine-grained token, which reports no scopes. */ scopes: string[] | null }
+  | { kind: 'rejected' | 'offline' | 'unexpected'; message: string };
 
-/** The token's owner and scopes; throws BadTokenError for a token GitHub refuses. */
-export async function testGitHubToken(options: { fetch: typeof fetch; apiUrl: string; token: string; signal?: AbortSignal }): Promise<GitHubTokenReport> {
+/** Asks GitHub at `apiUrl` whose `token` is and which scopes it has; never throws. */
+export async function testGitHubToken(access: { fetch: typeof fetch; apiUrl: string; token: string; signal?: AbortSignal }): Promise<TokenTestResult> {
+  const token = access.token.trim();
+  if (!token) return { kind: 'rejected', message: 'Paste a token first.' };
   let response: Response;
   try {
-    response = await options.fetch(`${options.apiUrl.replace(/\/+$/, '')}/user`, {
-      headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', authorization: `Bearer ${options.token}` },
-      signal: options.signal,
+    response = await access.fetch(`${access.apiUrl.replace(/\/+$/, '')}/user`, {
+      headers: { accept: 'application/vnd.github+json', authorization: `Bearer ${token}`, 'x-github-api-version': '2022-11-28' },
+      signal: access.signal,
     });
-  } catch (error) {
-    if (options.signal?.aborted) throw new ImportCancelledError('Token test');
-    throw new OfflineError({ cause: error });
+  } catch {
+    return { kind: 'offline', message: `GitHub could not be reached at ${access.apiUrl}: you may be offline, or the API URL is wrong.` };
   }
-  if (response.status === 401) throw new BadTokenError();
-  if (!response.ok) throw new UnexpectedAnswerError('the token test', `${response.status}: ${await messageOf(response)}`, response.status);
-  const user = (await response.json()) as { login?: unknown };
-  if (typeof user.login !== 'string') throw new UnexpectedAnswerError('the token test', 'no login');
-  const scopes = response.headers.get('x-oauth-scopes');
-  if (scopes === null) return { login: user.login, kind: 'fine-grained' };
-  return { login: user.login, kind: 'classic', scopes: scopes.split(',').map((scope) => scope.trim()).filter(Boolean) };
+  if (response.status === 401) return { kind: 'rejected', message: 'GitHub refused this token (bad credentials): it may be mistyped, expired or revoked. Create a new one on GitHub.' };
+  if (!response.ok) return { kind: 'unexpected', message: `GitHub answered ${response.status} ${response.statusText}; check the API URL, or try again later.` };
+  const body = (await response.json().catch(() => null)) as { login?: unknown } | null;
+  if (typeof body?.login !== 'string') return { kind: 'unexpected', message: 'GitHub answered without a login; check the API URL.' };
+  const header = response.headers.get('x-oauth-scopes');
+  const scopes = header === null ? null : header.split(',').map((s) => s.trim()).filter(Boolean);
+  return { kind: 'ok', login: body.login, scopes };
 }
 
-/** One line for `token-result`: the login and what the token may do. */
-export function describeTokenReport(report: GitHubTokenReport): string {
-  if (report.kind === 'fine-grained') return `${report.login}: a fine-grained token (its permissions are set per repository on GitHub).`;
-  return `${report.login}: a classic token with ${report.scopes.length > 0 ? `scopes ${report.scopes.join(', ')}` : 'no scopes (public repositories only, read only)'}.`;
+/** The result in one line for the Settings dialog. */
+export function describeTokenTest(result: TokenTestResult): string {
+  if (result.kind !== 'ok') return result.message;
+  const scopes = result.scopes === null ? 'a fine-grained token (its permissions are set per repository)' : result.scopes.length ? `scopes: ${result.scopes.join(', ')}` : 'no scopes (public repositories only)';
+  return `Signed in as ${result.login}; ${scopes}.`;
 }

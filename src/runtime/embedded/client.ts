@@ -181,7 +181,7 @@ class WorkerEmbeddedRuntime implements Runtime {
 
   async setBaseline(baseline: WorkspaceBaseline | null): Promise<void> {
     this.baseline = baseline;
-    this.post({ type: 'baseline', name: baseline?.name ?? null });
+    this.post({ type: 'baseline', name: baseline?.name ?? null, remoteUrl: baseline?.remoteUrl });
   }
 
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
@@ -355,7 +355,7 @@ class WorkerEmbeddedRuntime implements Runtime {
       await this.settle();
       // Whoever keeps track of the files must look at all of them again.
       for (const listener of [...this.listeners]) listener(['']);
-      if (this.baseline) this.post({ type: 'baseline', name: this.baseline.name });
+      if (this.baseline) this.post({ type: 'baseline', name: this.baseline.name, remoteUrl: this.baseline.remoteUrl });
       stuck.resolve({ output: appendNote(stopNote(reason, timeoutMs), note), exitCode: null });
     } catch (error) {
       stuck.resolve({ output: `${stopNote(reason, timeoutMs)}\n[the embedded runtime could not be restarted: ${String(error)}]`, exitCode: null });

@@ -77,8 +77,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         stopWatching = message.enabled ? runtime?.watch((paths) => post({ type: 'changes', paths })) : undefined;
         return;
       case 'baseline': {
-        const name = message.name;
-        await runtime?.setBaseline(name === null ? null : { name, files: askForBaselineFiles });
+        const { name, remoteUrl } = message;
+        await runtime?.setBaseline(name === null ? null : { name, files: askForBaselineFiles, ...(remoteUrl ? { remoteUrl } : {}) });
         return;
       }
       case 'baseline-files':

@@ -59,8 +59,8 @@ export type ToWorker =
   /** Copies of everything at and below `paths`, for the page's rollback copy (EmbeddedRuntime.copyEntries). */
   | { type: 'copy-entries'; id: number; paths: string[] }
   | { type: 'watch'; enabled: boolean }
-  /** Runtime.setBaseline: its name only (null: no baseline); the files stay in the page until the worker asks. */
-  | { type: 'baseline'; name: string | null }
+  /** Runtime.setBaseline: its name and remote only (null: no baseline); the files stay in the page until the worker asks. */
+  | { type: 'baseline'; name: string | null; remoteUrl?: string }
   /** The answer to baseline-files-needed: the baseline's files, packed like import-files. */
   | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
   | { type: 'baseline-files-failed'; request: number; message: string }

@@ -1,7 +1,7 @@
 // The per-session record's rules: reading a stored one defensively, and what appending a message does to it.
 import { messageText, titleFromPrompt } from '../../ai/messages';
 import type { Message, Usage, UserMessage } from '../../ai/types';
-import type { ImportedFrom, SessionRecord, TokenTotals } from '../types';
+import type { ImportedFrom, RepoOrigin, SessionRecord, TokenTotals } from '../types';
 
 /** The session record after `message` (at `seq`) was appended: counts, cost, tokens, model, title. */
 export function accountFor(session: SessionRecord, message: Message, seq: number): SessionRecord {
@@ -61,6 +61,7 @@ export function normalizeSession(value: unknown): SessionRecord | null {
     checkpoints: Array.isArray(v.checkpoints) ? v.checkpoints.filter((n): n is number => typeof n === 'number') : [],
     baselineName: typeof v.baselineName === 'string' ? v.baselineName : undefined,
     importedFrom: importedFromOf(v.importedFrom),
+    origin: originOf(v.origin),
   };
 }
 
@@ -73,3 +74,14 @@ function importedFromOf(value: unknown): ImportedFrom | undefined {
   return { title: v.title, createdAt: v.createdAt, exportedAt: v.exportedAt };
 }
 
+
+/** A stored record's origin when every field is there and of its kind; anything else reads as absent. */
+export function originOf(value: unknown): RepoOrigin | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Partial<Record<keyof RepoOrigin, unknown>>;
+  if (v.host !== 'github' && v.host !== 'gitlab') return undefined;
+  const { web, owner, repo, ref, sha } = v;
+  if (![web, owner, repo, ref, sha].every((s) => typeof s === 'string' && s !== '')) return undefined;
+  if (!/^[0-9a-f]{40}$/.test(sha as string) || !/^https?:\/\//.test(web as string)) return undefined;
+  return { host: v.host, web: web as string, owner: owner as string, repo: repo as string, ref: ref as string, sha: sha as string };
+}

@@ -87,10 +87,13 @@ export async function readRepoZip(data: Uint8Array, options: RepoZipReadOptions 
   return { files, skipped, totalBytes, declaredCrcs, ...(strip ? { strippedPrefix: strip } : {}) };
 }
 
-/** Files picked with a folder input (paths as webkitRelativePath gives them), minus the picked folder's name. */
+/**
+ * Files picked with a folder input (paths as webkitRelativePath gives them), minus the picked folder's name; with
+ * `keepTopFolder`, files whose paths are already the repository's own (a host import), taken as they are.
+ */
 export function readFolderFiles(
   entries: { path: string; data: Uint8Array }[],
-  options: Pick<ZipImportOptions, 'maxFiles' | 'maxTotalBytes'> = {},
+  options: Pick<ZipImportOptions, 'maxFiles' | 'maxTotalBytes'> & { keepTopFolder?: boolean } = {},
 ): ZipImportResult {
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
@@ -109,7 +112,7 @@ export function readFolderFiles(
     totalBytes += entry.data.length;
   }
   checkLimits(kept.length, totalBytes, maxFiles, maxTotalBytes, 'folder');
-  const strip = commonTopFolder(kept.map((k) => k.path));
+  const strip = options.keepTopFolder ? undefined : commonTopFolder(kept.map((k) => k.path));
   const files: FileMap = new Map(kept.map((k) => [strip ? k.path.slice(strip.length) : k.path, k.data]));
   return { files, skipped, totalBytes, ...(strip ? { strippedPrefix: strip } : {}) };
 }

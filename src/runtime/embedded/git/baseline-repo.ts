@@ -15,8 +15,8 @@ const PLAIN_FILE_MODE = 0o100644;
 
 /**
  * Initialises a repository in `workdir` on `fs` and commits `baseline` as its first commit ("Imported <name>",
- * author Conch, at `date`), with the index staging exactly those files; the work tree is not touched. Returns the
- * commit's id.
+ * author Conch, at `date`), with the index staging exactly those files and `origin` set to its remote URL if it has
+ * one; the work tree is not touched. Returns the commit's id.
  */
 export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date()): Promise<string> {
   const files = await baseline.files();
@@ -24,6 +24,7 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   if (init.exitCode !== 0) throw new Error(init.stderr.trim() || `git init failed with exit code ${init.exitCode}`);
   const repo = await git.findRepo({ fs, cwd: workdir });
   if (!repo) throw new Error(`git init did not leave a repository in ${workdir}`);
+  if (baseline.remoteUrl) await addOrigin(git, fs, workdir, baseline.remoteUrl);
 
   const entries: IndexEntry[] = [];
   for (const file of files) {
@@ -37,4 +38,11 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   const commit = await createCommit(repo, { tree, parents: [], author, committer: author, message: `Imported ${baseline.name}\n`, branch: BASELINE_BRANCH });
   await fs.writeFile(`${repo.gitDir}/index`, await encodeIndex(entries));
   return commit;
+}
+
+async function addOrigin(git: Git, fs: FileSystem, workdir: string, url: string): Promise<void> {
+  // The URL is one argument to git: anything that could split it or reach a shell is refused.
+  if (!/^https?:\/\/[^\s'"`$;&|<>\\]+$/.test(url)) throw new Error(`the baseline's remote URL "${url}" is not a plain http(s) address`);
+  const added = await git.exec(`remote add origin ${url}`, { fs, cwd: workdir });
+  if (added.exitCode !== 0) throw new Error(added.stderr.trim() || `git remote add failed with exit code ${added.exitCode}`);
 }

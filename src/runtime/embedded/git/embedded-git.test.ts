@@ -225,4 +225,12 @@ describe('the imported baseline as the first commit', () => {
     const rt = await importedRuntime(FILES, { ...FILES, '.git/HEAD': 'ref: refs/heads/main\n' });
     expect((await rt.exec('git ls-files')).output).toBe('README.md\nsrc/lib/util.js\nsrc/main.js\n');
   });
+
+  it('names the repository it was imported from as origin: git remote -v shows it', async () => {
+    const rt = createEmbeddedRuntime({ files: FILES });
+    await rt.setBaseline({ ...baselineOf('octo/hello at 1a2b3c4', FILES), remoteUrl: 'https://github.com/octo/hello' });
+    expect((await rt.exec('git remote -v')).output).toBe('origin\thttps://github.com/octo/hello (fetch)\norigin\thttps://github.com/octo/hello (push)\n');
+    expect((await rt.exec('git log --format=%s')).output).toBe('Imported octo/hello at 1a2b3c4\n');
+    expect((await rt.exec('git status --short')).output).toBe('');
+  });
 });

@@ -1,0 +1,167 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMockGitHub, type MockGitHub } from '../../../../e2e/mock-github/server';
+import { createScriptedStreamFn } from '../../../ai/providers/scripted';
+import { testModel } from '../../../ai/testing/test-model';
+import { createEmbeddedRuntime } from '../../../runtime/embedded';
+import type { Runtime } from '../../../runtime/types';
+import { Workspace } from '../../../runtime/workspace/workspace';
+import { createSessionStore, openSessionEvents } from '../../../store';
+import { createCodingTools } from '../../../tools';
+import { SessionLibrary, type SessionHost } from '../../library/library.svelte';
+import { SessionController } from '../../session/controller.svelte';
+import { defaultSettings, settingsSecrets, type Settings } from '../../settings/settings';
+import { buildExport } from '../../library/sharing';
+import { unzipSync } from 'fflate';
+import { HostImport } from './host-import.svelte';
+import { repoLinkFor, repoLinkParam } from './link';
+
+const dec = new TextDecoder();
+let mock: MockGitHub;
+let counter = 0;
+const cleanups: (() => void)[] = [];
+
+beforeAll(async () => {
+  mock = await startMockGitHub({
+    repos: [
+      {
+        owner: 'octo',
+        name: 'hello',
+        branches: {
+          main: [
+            { path: 'README.md', data: '# hello\n' },
+            { path: 'src/app.js', data: 'console.log(1);\n' },
+            { path: 'bin/run', data: '#!/bin/sh\n', executable: true },
+            { path: 'bin/latest', symlink: 'run' },
+            { path: 'vendor/lib', submodule: 'c'.repeat(40) },
+          ],
+        },
+      },
+    ],
+  });
+});
+afterAll(() => mock.close());
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+async function setup() {
+  const runtime = await createEmbeddedRuntime();
+  const settings: Settings = { ...defaultSettings(), githubApiUrl: mock.apiUrl, githubRawUrl: mock.rawUrl };
+  const workspace = new Workspace();
+  workspace.attach(runtime);
+  const model = testModel({ provider: 'mock', id: 'mock-model' });
+  const host: SessionHost = {
+    workspace,
+    createController: (init) =>
+      new SessionController({ ...init, workspace, tools: createCodingTools(workspace), getSettings: () => settings, resolveModel: () => model, streamFn: createScriptedStreamFn([{ content: 'ok' }]), scheduleUpdate: (fn) => queueMicrotask(fn) }),
+  };
+  const prefix = `host-import-${counter++}-`;
+  const events = openSessionEvents(`test-${prefix}`);
+  const store = createSessionStore({ prefix });
+  const library = new SessionLibrary({ store, host, events, acquireLock: async () => ({ release() {} }) });
+  cleanups.push(() => { library.stop(); store.close(); });
+  await library.start();
+  await runtime.writeFile('mine.txt', 'the session as it was\n');
+  const hostImport = new HostImport({ settings: () => settings, fetch });
+  return { library, runtime, store, hostImport, settings };
+}
+
+const names = async (runtime: Runtime, folder = '') => (await runtime.readdir(folder ? `${runtime.workdir}/${folder}` : runtime.workdir)).map((e) => e.name).sort();
+
+describe('HostImport', () => {
+  it('imports a public GitHub repo by address: workspace, baseline commit, origin, and what was left out', async () => {
+    const { library, runtime, store, hostImport } = await setup();
+    hostImport.url = 'https://github.com/octo/hello';
+    await hostImport.start(library);
+    expect(hostImport.error).toBe('');
+    expect(hostImport.phase).toBe('done');
+    expect(await names(runtime)).toEqual(['README.md', 'bin', 'src']);
+    expect(dec.decode(await runtime.readFile('src/app.js'))).toBe('console.log(1);\n');
+    expect(hostImport.result?.leftOut).toEqual(['bin/latest: a symbolic link, not imported', 'vendor/lib: a submodule, not imported (its own repository)']);
+
+    const record = await store.getSession(library.current!.id);
+    expect(record?.origin).toMatchObject({ host: 'github', web: 'https://github.com', owner: 'octo', repo: 'hello', ref: 'main' });
+    expect(record?.origin?.sha).toMatch(/^[0-9a-f]{40}$/);
+    const sha7 = record!.origin!.sha.slice(0, 7);
+    expect((await runtime.exec('git log --format=%s')).output).toBe(`Imported octo/hello at ${sha7}\n`);
+    expect((await runtime.exec('git remote -v')).output).toBe('origin\thttps://github.com/octo/hello (fetch)\norigin\thttps://github.com/octo/hello (push)\n');
+    expect((await runtime.exec('git status --short')).output).toBe('');
+    expect(repoLinkFor(record!.origin!, 'https://conch.example/app/?x=1')).toBe('https://conch.example/app/?repo=github.com/octo/hello@main');
+  });
+
+  it('leaves the session as it was when the repo is not there, and says what to do', async () => {
+    const { library, runtime, store, hostImport } = await setup();
+    hostImport.url = 'octo/missing';
+    await hostImport.start(library);
+    expect(hostImport.phase).toBe('failed');
+    expect(hostImport.error).toMatch(/octo\/missing was not found, or it is private: add a token with Contents: read/);
+    expect(await names(runtime)).toEqual(['mine.txt']);
+    expect((await store.getSession(library.current!.id))?.origin).toBeUndefined();
+  });
+
+  it('says when to retry once the rate limit is used up, fetching nothing more', async () => {
+    const { library, runtime, hostImport } = await setup();
+    mock.setRateRemaining(0);
+    try {
+      hostImport.url = 'octo/hello';
+      await hostImport.start(library);
+    } finally {
+      mock.setRateRemaining(60);
+    }
+    expect(hostImport.phase).toBe('failed');
+    expect(hostImport.error).toMatch(/rate limit is used up until \d\d:\d\d \(local time\)\. Add a token in Settings/);
+    expect(await names(runtime)).toEqual(['mine.txt']);
+  });
+
+  it('cancelled while fetching: nothing of the repo reaches the session', async () => {
+    const { library, runtime, hostImport } = await setup();
+    mock.setLatency(150);
+    try {
+      hostImport.url = 'octo/hello';
+      const running = hostImport.start(library);
+      await new Promise<void>((resolve) => {
+        const check = () => (hostImport.phase === 'listing' ? resolve() : setTimeout(check, 5));
+        check();
+      });
+      hostImport.cancel();
+      await running;
+    } finally {
+      mock.setLatency(0);
+    }
+    expect(hostImport.phase).toBe('cancelled');
+    expect(await names(runtime)).toEqual(['mine.txt']);
+  });
+
+  it('a ?repo= link fills the field and waits for confirmation: no request before it', async () => {
+    const { library, runtime, hostImport, settings } = await setup();
+    settings.githubToken = 'ghp_mock';
+    mock.resetCounts();
+    await hostImport.openLink(repoLinkParam('?repo=github.com/octo/hello@main')!);
+    expect(hostImport.url).toBe('github.com/octo/hello@main');
+    expect(hostImport.link).toEqual({ host: 'GitHub', repo: 'octo/hello', ref: 'main', withToken: true });
+    expect(mock.counts).toEqual({ api: 0, graphql: 0, raw: 0 });
+    await hostImport.confirmLink(library);
+    expect(hostImport.phase).toBe('done');
+    expect(mock.counts.api).toBeGreaterThan(0);
+    expect(await names(runtime, 'src')).toEqual(['app.js']);
+  });
+
+  it('keeps the host tokens out of the session file and the HTML export, even when a message holds one', async () => {
+    const { library, hostImport, settings } = await setup();
+    settings.githubToken = 'ghp_mock';
+    settings.gitlabToken = 'glpat-my-own-gitlab-token-0001';
+    hostImport.url = 'octo/hello';
+    await hostImport.start(library);
+    expect(hostImport.phase).toBe('done');
+    library.current!.send(`push with ${settings.githubToken} or ${settings.gitlabToken}`);
+    await library.current!.idle();
+    await library.flush();
+    const prepared = await library.transfer.prepareExport(settingsSecrets(settings));
+    const session = await buildExport(prepared, [], 'session');
+    const everything = Object.values(unzipSync(session.data)).map((bytes) => dec.decode(bytes)).join('\n');
+    const html = dec.decode((await buildExport(prepared, [], 'html')).data);
+    for (const token of [settings.githubToken, settings.gitlabToken]) {
+      expect(everything).not.toContain(token);
+      expect(html).not.toContain(token);
+    }
+  });
+});
