@@ -58,7 +58,7 @@ export class HostImport {
       host: location.host === 'github' ? 'GitHub' : 'GitLab',
       repo: `${location.owner}/${location.repo}`,
       ref: location.treePath.join('/') || 'the default branch',
-      withToken: source?.withToken ?? false,
+      withToken: source.withToken,
     };
   }
 
@@ -85,7 +85,6 @@ export class HostImport {
       const parsed = readRepoAddress(this.url, this.deps.settings());
       if (!parsed.ok) throw new Error(parsed.error);
       const source = importSourceFor(parsed.location.host, this.deps.settings(), this.fetchFn);
-      if (!source) throw new Error('Importing from GitLab is not available in this version of Conch yet: download the project as a .zip and import that.');
       const fetched = await source.fetch(parsed.location, {
         signal: controller.signal,
         onProgress: (p) => {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockGitHub, type MockGitHub } from '../../../../e2e/mock-github/server';
+import { startMockGitLab, type MockGitLab } from '../../../../e2e/mock-gitlab/server';
 import { createScriptedStreamFn } from '../../../ai/providers/scripted';
 import { testModel } from '../../../ai/testing/test-model';
 import { createEmbeddedRuntime } from '../../../runtime/embedded';
@@ -18,6 +19,7 @@ import { repoLinkFor, repoLinkParam } from './link';
 
 const dec = new TextDecoder();
 let mock: MockGitHub;
+let gitlab: MockGitLab;
 let counter = 0;
 const cleanups: (() => void)[] = [];
 
@@ -40,12 +42,20 @@ beforeAll(async () => {
     ],
   });
 });
+beforeAll(async () => {
+  gitlab = await startMockGitLab({
+    projects: [
+      { namespace: 'team/tools', name: 'lint', private: true, branches: { main: [{ path: 'README.md', data: '# lint\n' }, { path: 'src/rules.js', data: 'export default [];\n' }], 'release/2': [{ path: 'src/rules.js', data: 'export default [1];\n' }, { path: 'docs/a.md', data: 'a\n' }] } },
+    ],
+  });
+});
 afterAll(() => mock.close());
+afterAll(() => gitlab.close());
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
 async function setup() {
   const runtime = await createEmbeddedRuntime();
-  const settings: Settings = { ...defaultSettings(), githubApiUrl: mock.apiUrl, githubRawUrl: mock.rawUrl };
+  const settings: Settings = { ...defaultSettings(), githubApiUrl: mock.apiUrl, githubRawUrl: mock.rawUrl, gitlabUrl: gitlab.baseUrl };
   const workspace = new Workspace();
   workspace.attach(runtime);
   const model = testModel({ provider: 'mock', id: 'mock-model' });
@@ -86,6 +96,25 @@ describe('HostImport', () => {
     expect((await runtime.exec('git remote -v')).output).toBe('origin\thttps://github.com/octo/hello (fetch)\norigin\thttps://github.com/octo/hello (push)\n');
     expect((await runtime.exec('git status --short')).output).toBe('');
     expect(repoLinkFor(record!.origin!, 'https://conch.example/app/?x=1')).toBe('https://conch.example/app/?repo=github.com/octo/hello@main');
+  });
+
+  it('imports a GitLab project under subgroups at a slashed branch, with the token for a private one', async () => {
+    const { library, runtime, store, hostImport, settings } = await setup();
+    hostImport.url = `${gitlab.baseUrl}/team/tools/lint/-/tree/release/2`;
+    await hostImport.start(library);
+    expect(hostImport.phase).toBe('failed');
+    expect(hostImport.error).toMatch(/team\/tools\/lint was not found, or it is private: add a GitLab token/);
+    expect(await names(runtime)).toEqual(['mine.txt']);
+
+    settings.gitlabToken = 'glpat-mock';
+    await hostImport.start(library);
+    expect(hostImport.error).toBe('');
+    expect(hostImport.phase).toBe('done');
+    expect(await names(runtime)).toEqual(['docs', 'src']);
+    expect(dec.decode(await runtime.readFile('src/rules.js'))).toBe('export default [1];\n');
+    const record = await store.getSession(library.current!.id);
+    expect(record?.origin).toMatchObject({ host: 'gitlab', web: gitlab.baseUrl, owner: 'team/tools', repo: 'lint', ref: 'release/2' });
+    expect((await runtime.exec('git log --format=%s')).output).toBe(`Imported team/tools/lint at ${record!.origin!.sha.slice(0, 7)}\n`);
   });
 
   it('leaves the session as it was when the repo is not there, and says what to do', async () => {

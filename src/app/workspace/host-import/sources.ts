@@ -1,14 +1,14 @@
 // Where a repository is fetched from, one RepoImportSource per host: each turns a parsed address into the files of
-// a host import (paths as the repository has them) and what was left out. Only GitHub is wired; a GitLab source plugs
-// in beside it with the same shape.
-import { importGitHubRepo, parseRepoUrl, type RepoHost, type RepoLocation, type RepoUrlResult } from '../../../remote';
+// a host import (paths as the repository has them) and what was left out. GitHub's files come through its APIs,
+// GitLab's as the project's archive.zip read by the zip import.
+import { importGitHubRepo, importGitLabProject, parseRepoUrl, type RepoHost, type RepoLocation, type RepoUrlResult } from '../../../remote';
 import type { RepoOrigin } from '../../../store';
 import type { Settings } from '../../settings/settings';
 
 export type HostProgress = { phase: 'listing' } | { phase: 'fetching'; files: number; bytes: number; totalFiles: number; totalBytes: number };
 
 /** Why an entry of the repository is not in the workspace. */
-export type LeftOut = { path: string; reason: 'submodule' | 'lfs-pointer' | 'symlink' };
+export type LeftOut = { path: string; reason: 'submodule' | 'lfs-pointer' | 'symlink' | 'os-metadata' | 'encrypted' | 'unsupported-compression' };
 
 export type HostFiles = { entries: { path: string; data: Uint8Array }[]; leftOut: LeftOut[]; origin: RepoOrigin };
 
@@ -22,14 +22,41 @@ export interface RepoImportSource {
 
 export type HostSettings = Pick<Settings, 'githubToken' | 'githubApiUrl' | 'githubRawUrl' | 'gitlabToken' | 'gitlabUrl'>;
 
-/** The source for `host` with the person's settings; null when Conch cannot import from that host yet. */
-export function importSourceFor(host: RepoHost, settings: HostSettings, fetchFn: typeof fetch): RepoImportSource | null {
+/** The source for `host` with the person's settings. */
+export function importSourceFor(host: RepoHost, settings: HostSettings, fetchFn: typeof fetch): RepoImportSource {
   switch (host) {
     case 'github':
       return githubSource(settings, fetchFn);
     case 'gitlab':
-      return null;
+      return gitlabSource(settings, fetchFn);
   }
+}
+
+function gitlabSource(settings: HostSettings, fetchFn: typeof fetch): RepoImportSource {
+  const token = settings.gitlabToken.trim();
+  return {
+    host: 'gitlab',
+    withToken: token !== '',
+    async fetch(location, { signal, onProgress }) {
+      const imported = await importGitLabProject(location, {
+        fetch: fetchFn,
+        baseUrl: settings.gitlabUrl,
+        ...(token ? { token } : {}),
+        signal,
+        onProgress: (progress) => {
+          if (progress.phase === 'listing') onProgress?.(progress);
+          // The archive's size is known only as it arrives (GitLab sends no length): bytes so far, no file count yet.
+          else if (progress.phase === 'fetching') onProgress?.({ phase: 'fetching', files: 0, bytes: progress.bytes, totalFiles: 0, totalBytes: progress.totalBytes ?? 0 });
+          else onProgress?.({ phase: 'fetching', files: progress.files, bytes: progress.bytes, totalFiles: progress.totalFiles, totalBytes: progress.totalBytes });
+        },
+      });
+      return {
+        entries: Array.from(imported.files, ([path, data]) => ({ path, data })),
+        leftOut: imported.skipped.map(({ path, reason }) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+        origin: { ...imported.origin, web: location.origin },
+      };
+    },
+  };
 }
 
 function githubSource(settings: HostSettings, fetchFn: typeof fetch): RepoImportSource {
@@ -61,6 +88,9 @@ const REASONS: Record<LeftOut['reason'], string> = {
   submodule: 'a submodule, not imported (its own repository)',
   'lfs-pointer': 'a Git LFS pointer, not imported (the file itself is in LFS storage)',
   symlink: 'a symbolic link, not imported',
+  'os-metadata': 'operating-system metadata, not imported',
+  encrypted: 'encrypted in the archive, not imported',
+  'unsupported-compression': 'compressed in a way Conch cannot read, not imported',
 };
 
 /** One line for an entry left out of the import. */
