@@ -1,7 +1,7 @@
 // What moves in and out of the open session: a repo imported as its workspace (and baseline), a shared session file,
 // a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
-import type { ObjectId } from '../../runtime/object-id';
-import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../../store';
+import { gitBlobId, type ObjectId } from '../../runtime/object-id';
+import { buildTrees, type FileChange, type FileMap, type SessionRecord, type ZipImportProgress } from '../../store';
 import type { OpenSessionAccess } from '../session/open-session-access';
 import { sessionBaseline } from '../workspace/baseline';
 import { storedRoot } from '../session/persistence';
@@ -55,6 +55,25 @@ export class WorkspaceTransfer {
       await workspace.setBaseline(sessionBaseline(this.session.store, { id, title: '', baselineId: id, baselineName: source.name, origin }));
       await this.session.refresh();
       return result;
+    });
+  }
+
+  /**
+   * Makes `files` (every file of the session's folder as last synced, by blob id) the open session's baseline, so the
+   * Changes tab shows only what is not in the folder yet; `contents` are the bytes of those the store may lack.
+   */
+  rebaseline(files: { path: string; blobId: ObjectId; size: number }[], contents: Uint8Array[]): Promise<void> {
+    return this.session.queue(async () => {
+      const id = this.session.current()?.id;
+      if (!id || id.startsWith('unsaved-')) return;
+      const { root, trees } = await buildTrees(files.map(({ path, blobId, size }) => ({ path, kind: 'file' as const, id: blobId, size })));
+      const blobs = new Map(await Promise.all(contents.map(async (data) => [await gitBlobId(data), data] as const)));
+      try {
+        await this.session.store.commitSnapshot(id, 'baseline', { root, objects: { blobs, trees } });
+      } catch (error) {
+        this.session.storageProblem(error);
+      }
+      await this.session.refresh();
     });
   }
 

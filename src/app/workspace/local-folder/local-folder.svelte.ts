@@ -6,7 +6,7 @@
 import { errorText } from '../../error-text';
 import type { SessionLibrary } from '../../library/library.svelte';
 import type { Toasts } from '../../toasts.svelte';
-import type { FolderHandle, FolderPermission, FolderSkip, OutsideEdit } from '../../../remote';
+import type { FolderHandle, FolderPermission, FolderSkip, FolderSync, OutsideEdit, WriteBackResult } from '../../../remote';
 import { isCancel } from '../import-outcome';
 import { isPickerDismissed } from './directory-picker';
 import { folderChanges } from './folder-changes';
@@ -133,7 +133,7 @@ export class LocalFolder {
         }
       };
       const plan = await planWriteBack({ root: link.handle, sync: link.sync, changes, readBase });
-      this.review = new WriteBackReview(plan, (result) => this.written(library, link.sessionId, result));
+      this.review = new WriteBackReview(plan, (result, contents) => this.written(library, link.sessionId, result, contents));
     } catch (error) {
       this.fail(`Nothing was written: ${errorText(error)}`);
     } finally {
@@ -160,7 +160,7 @@ export class LocalFolder {
       const files = refreshed.sync.files.filter((stamp) => !held.includes(stamp.path));
       for (const path of held) if (old.has(path)) files.push(old.get(path)!);
       files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      await this.keepSync(library, link.sessionId, { ...refreshed.sync, files });
+      await this.keepSync(library, link.sessionId, { ...refreshed.sync, files }, brought.flatMap((edit) => (edit.status === 'deleted' ? [] : [edit.data])));
       const summary = outsideEditsSummary(brought);
       if (summary) this.deps.notices().set(link.sessionId, summary);
       const text = brought.length === 0 ? `Nothing changed in ${link.sync.folderName} since the last sync.` : `Brought in ${brought.length} ${brought.length === 1 ? 'file' : 'files'} changed on disk.`;
@@ -177,7 +177,7 @@ export class LocalFolder {
     this.review = null;
   }
 
-  private async written(library: FolderLibrary, sessionId: string, result: import('../../../remote').WriteBackResult): Promise<void> {
+  private async written(library: FolderLibrary, sessionId: string, result: WriteBackResult, contents: Uint8Array[]): Promise<void> {
     const workspace = library.current?.workspace;
     if (workspace && library.current?.id === sessionId) {
       for (const update of result.workspaceUpdates) {
@@ -185,13 +185,15 @@ export class LocalFolder {
         else await workspace.rm(update.path);
       }
     }
-    await this.keepSync(library, sessionId, result.sync);
+    await this.keepSync(library, sessionId, result.sync, contents);
   }
 
-  private async keepSync(library: FolderLibrary, sessionId: string, sync: FolderLink['sync']): Promise<void> {
+  // The folder's new sync record, and the session's baseline with it (what the folder holds is not a change).
+  private async keepSync(library: FolderLibrary, sessionId: string, sync: FolderSync, contents: Uint8Array[]): Promise<void> {
     if (!this.link || this.link.sessionId !== sessionId) return;
     this.link = { ...this.link, sync };
     await saveFolderLink(library.store, sessionId, this.link);
+    if (library.current?.id === sessionId) await library.transfer.rebaseline(sync.files, contents);
   }
 
   // The open session's folder when Conch may edit it; otherwise says why (and what to click) and returns null.

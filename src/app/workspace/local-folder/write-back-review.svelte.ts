@@ -33,7 +33,8 @@ export class WriteBackReview {
 
   constructor(
     private readonly plan: WriteBackPlan,
-    private readonly onWritten: (result: WriteBackResult) => Promise<void>,
+    /** Told what was done, with the bytes now on disk of each file written or kept. */
+    private readonly onWritten: (result: WriteBackResult, contents: Uint8Array[]) => Promise<void>,
   ) {
     this.rows = plan.items.map((item) => ({
       path: item.path,
@@ -97,12 +98,19 @@ export class WriteBackReview {
         conflicts,
       });
       this.elapsedMs = performance.now() - started;
-      await this.onWritten(result);
+      await this.onWritten(result, this.contentsOf(result));
       this.outcome = outcomeLines(result);
     } catch (error) {
       this.outcome = [`The write-back stopped: ${errorText(error)} Write back again to see what is left.`];
     }
     this.phase = 'done';
+  }
+
+  private contentsOf(result: WriteBackResult): Uint8Array[] {
+    const items = new Map(this.plan.items.map((item) => [item.path, item]));
+    const written = result.written.map((path) => this.merged.get(path) ?? items.get(path)?.conch);
+    const kept = result.keptDisk.map((path) => { const item = items.get(path); return item?.status === 'conflict' ? item.disk : null; });
+    return [...written, ...kept].filter((data): data is Uint8Array => data instanceof Uint8Array);
   }
 }
 
