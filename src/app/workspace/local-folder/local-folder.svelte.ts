@@ -9,13 +9,12 @@ import type { Toasts } from '../../toasts.svelte';
 import type { FolderHandle, FolderPermission, FolderSkip, FolderSync, OutsideEdit, WriteBackResult } from '../../../remote';
 import { isCancel } from '../import-outcome';
 import { isPickerDismissed } from './directory-picker';
-import { folderChanges } from './folder-changes';
-import { loadFolderLink, saveFolderLink, type FolderLink } from './folder-link';
+import type { FolderLink } from './folder-link';
 import type { OutsideEditNotices } from './outside-edit-notices';
-import { WriteBackReview } from './write-back-review.svelte';
+import type { WriteBackReview } from './write-back-review.svelte';
 
 // The core loads with the first folder opened or linked session shown, not with the page.
-const remote = () => import('../../../remote');
+const io = () => import('./folder-io');
 
 export type FolderPhase = 'idle' | 'reading' | 'importing' | 'planning' | 'refreshing';
 
@@ -60,11 +59,11 @@ export class LocalFolder {
     this.review = null;
     Object.assign(this, { folderName: null, permission: null, error: '' });
     if (!sessionId) return;
+    const { ensurePermission, loadFolderLink } = await io();
     const link = await loadFolderLink(library.store, sessionId).catch(() => null);
     if (!link || library.current?.id !== sessionId) return;
     this.link = { ...link, sessionId };
     this.folderName = link.sync.folderName;
-    const { ensurePermission } = await remote();
     this.permission = await ensurePermission(link.handle).catch(() => 'needs-gesture' as const);
   }
 
@@ -87,7 +86,7 @@ export class LocalFolder {
     this.error = '';
     this.phase = 'reading';
     try {
-      const { readFolder } = await remote();
+      const { readFolder, saveFolderLink } = await io();
       const read = await readFolder(handle);
       this.phase = 'importing';
       const entries = Array.from(read.files, ([path, data]) => ({ path, data }));
@@ -110,7 +109,7 @@ export class LocalFolder {
   /** "Allow editing": asks the browser again after a reload. Call from the click, before anything else is awaited. */
   async allow(): Promise<boolean> {
     if (!this.link) return false;
-    const { ensurePermission, permissionMessage } = await remote();
+    const { ensurePermission, permissionMessage } = await io();
     this.permission = await ensurePermission(this.link.handle, { request: true });
     this.error = permissionMessage(this.permission, this.link.sync.folderName) ?? '';
     return this.permission === 'granted';
@@ -123,7 +122,7 @@ export class LocalFolder {
     this.phase = 'planning';
     this.error = '';
     try {
-      const { planWriteBack } = await remote();
+      const { folderChanges, planWriteBack, WriteBackReview } = await io();
       const changes = await folderChanges(library.snapshots, link.sync);
       const readBase = async (id: Parameters<typeof library.snapshots.blobs>[0][number]) => {
         try {
@@ -149,7 +148,7 @@ export class LocalFolder {
     this.phase = 'refreshing';
     this.error = '';
     try {
-      const { outsideEditsSummary, refreshFromDisk } = await remote();
+      const { folderChanges, outsideEditsSummary, refreshFromDisk } = await io();
       const refreshed = await refreshFromDisk(link.handle, link.sync);
       // A file Conch changed too is left for the write-back to ask about: its old stamp stays, so it shows as a conflict.
       const ours = new Set((await folderChanges(library.snapshots, link.sync)).map((change) => change.path));
@@ -192,6 +191,7 @@ export class LocalFolder {
   private async keepSync(library: FolderLibrary, sessionId: string, sync: FolderSync, contents: Uint8Array[]): Promise<void> {
     if (!this.link || this.link.sessionId !== sessionId) return;
     this.link = { ...this.link, sync };
+    const { saveFolderLink } = await io();
     await saveFolderLink(library.store, sessionId, this.link);
     if (library.current?.id === sessionId) await library.transfer.rebaseline(sync.files, contents);
   }
