@@ -157,6 +157,20 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       expect(systemOf(mock.requests.length - 1)).not.toContain(line);
     });
 
+    test('a browser without the folder picker explains it and offers the folder upload', async ({ page }) => {
+      await page.addInitScript(() => delete window.showDirectoryPicker);
+      await page.goto('/');
+      await expect(page.getByTestId('runtime-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+      await openSidebar(page);
+      await page.getByTestId('open-folder').click();
+      const note = page.getByTestId('open-folder-unsupported');
+      await expect(note).toContainText('This browser cannot open a folder for editing');
+      const chooser = page.waitForEvent('filechooser');
+      await note.getByRole('button', { name: 'Upload a folder' }).click();
+      expect((await chooser).isMultiple()).toBe(true);
+      await snapshot(page, `folder-unsupported-${size.width}`);
+    });
+
     if (size.width === 1280) {
       test('write-back of 30 files', async ({ page, mock }) => {
         const folder = 'bench-30';

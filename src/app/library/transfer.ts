@@ -45,8 +45,10 @@ export class WorkspaceTransfer {
       try {
         await timed('snapshot-commit', () => store.commitSnapshot(id, 'baseline', baseline), (bytes) => ({ ref: 'baseline', bytes }));
         snapshots.stored(baseline);
-        // A zip or folder replaces a host import: the session no longer comes from that repository.
+        // A zip or folder replaces a host import: the session no longer comes from that repository; any import but
+        // an opened folder's (which links itself after) unlinks the folder the workspace came from.
         await store.updateSession(id, { baselineName: source.name, origin: source.kind === 'host' ? source.origin : undefined });
+        if (source.kind !== 'local-folder') await store.saveFolderLink(id, undefined);
         await this.session.workspaceReplaced();
       } catch (error) {
         this.session.storageProblem(error);

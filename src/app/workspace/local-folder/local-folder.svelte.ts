@@ -41,6 +41,8 @@ export class LocalFolder {
   /** The write-back being reviewed, or null. */
   review = $state.raw<WriteBackReview | null>(null);
   private link: (FolderLink & { sessionId: string }) | null = null;
+  /** Moves on whenever the link is replaced, so a slower read of the old one is dropped. */
+  private generation = 0;
 
   constructor(private readonly deps: LocalFolderDeps) {}
 
@@ -52,19 +54,26 @@ export class LocalFolder {
     return this.phase !== 'idle';
   }
 
-  /** Shows session `sessionId`'s folder (read from storage when the open session changed); permission is only checked. */
-  async showSession(library: FolderLibrary, sessionId: string | null): Promise<void> {
-    if (this.link?.sessionId === sessionId && sessionId !== null) return;
+  /**
+   * Shows session `sessionId`'s folder, read from storage when the open session changed or its workspace now has
+   * another name (`baselineName`: another import replaced it); permission is only checked, never asked.
+   */
+  async showSession(library: FolderLibrary, sessionId: string | null, baselineName?: string): Promise<void> {
+    const same = this.link?.sessionId === sessionId && (baselineName === undefined || baselineName === this.link.sync.folderName);
+    // An opening folder sets its own link; a link read while it ran would be the one it replaces.
+    if ((same && sessionId !== null) || this.busy) return;
+    const generation = ++this.generation;
     this.link = null;
     this.review = null;
     Object.assign(this, { folderName: null, permission: null, error: '' });
     if (!sessionId) return;
     const { ensurePermission, loadFolderLink } = await io();
     const link = await loadFolderLink(library.store, sessionId).catch(() => null);
-    if (!link || library.current?.id !== sessionId) return;
+    if (!link || library.current?.id !== sessionId || generation !== this.generation) return;
     this.link = { ...link, sessionId };
     this.folderName = link.sync.folderName;
-    this.permission = await ensurePermission(link.handle).catch(() => 'needs-gesture' as const);
+    const permission = await ensurePermission(link.handle).catch(() => 'needs-gesture' as const);
+    if (generation === this.generation) this.permission = permission;
   }
 
   /** "Open folder": asks for a folder, reads it and imports it as the open session's workspace. Call from a click. */
@@ -85,6 +94,7 @@ export class LocalFolder {
     if (!sessionId) return;
     this.error = '';
     this.phase = 'reading';
+    this.generation++;
     try {
       const { readFolder, saveFolderLink } = await io();
       const read = await readFolder(handle);
@@ -92,13 +102,15 @@ export class LocalFolder {
       const entries = Array.from(read.files, ([path, data]) => ({ path, data }));
       const imported = await library.transfer.importRepo({ kind: 'local-folder', name: handle.name, entries });
       const link = { handle, sync: read.sync };
-      await saveFolderLink(library.store, sessionId, link);
       this.link = { ...link, sessionId };
       this.review = null;
       Object.assign(this, { folderName: handle.name, permission: 'granted' });
       const files = `${imported.files.toLocaleString('en')} ${imported.files === 1 ? 'file' : 'files'}`;
       const text = [`Opened ${handle.name}: ${files}.`, ...leftOutLines(read.skipped)].join('\n');
       this.deps.toasts?.().show({ kind: 'success', text, key: 'repo-import', testId: 'import-result' });
+      await saveFolderLink(library.store, sessionId, link).catch((error: unknown) =>
+        this.fail(`${handle.name} is open, but this browser could not keep the link to it (${errorText(error)}): after a reload, open the folder again.`),
+      );
     } catch (error) {
       if (!isCancel(error)) this.fail(`${handle.name} was not opened: ${errorText(error)} The workspace was not changed.`);
     } finally {
@@ -149,6 +161,7 @@ export class LocalFolder {
     this.error = '';
     try {
       const { folderChanges, outsideEditsSummary, refreshFromDisk } = await io();
+      this.review = null; // planned against the disk as it was
       const refreshed = await refreshFromDisk(link.handle, link.sync);
       // A file Conch changed too is left for the write-back to ask about: its old stamp stays, so it shows as a conflict.
       const ours = new Set((await folderChanges(library.snapshots, link.sync)).map((change) => change.path));
@@ -204,7 +217,15 @@ export class LocalFolder {
       this.fail('Wait until the agent has finished (or open this session in its own tab) before syncing the folder.');
       return null;
     }
+    // Asked first, while the click's user activation lasts.
     if (this.permission !== 'granted' && !(await this.allow())) return null;
+    // Another import (a zip, a repository) replaced the workspace since: the folder no longer matches it.
+    const { loadFolderLink } = await io();
+    if ((await loadFolderLink(library.store, link.sessionId).catch(() => null)) === null) {
+      Object.assign(this, { link: null, folderName: null, permission: null, review: null });
+      this.fail(`This session's workspace no longer comes from ${link.sync.folderName} (another import replaced it): open the folder again to work on it.`);
+      return null;
+    }
     return link;
   }
 

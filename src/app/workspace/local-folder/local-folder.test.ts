@@ -191,6 +191,18 @@ describe('LocalFolder', () => {
     expect(rows(folder)).toEqual({ 'both.ts': 'conflict' });
   });
 
+  it('unlinks the folder when another import replaces the workspace, and says so instead of writing', async () => {
+    const { library, disk, folder } = await opened({ 'a.ts': 'a1\n' });
+    await library.transfer.importRepo({ kind: 'folder', name: 'other', entries: [{ path: 'a.ts', data: new TextEncoder().encode('other\n') }] });
+    await folder.prepareWriteBack(library);
+    expect(folder.review).toBeNull();
+    expect(folder.folderName).toBeNull();
+    expect(folder.error).toMatch(/no longer comes from my-app \(another import replaced it\): open the folder again/);
+    expect(disk.text('a.ts')).toBe('a1\n');
+    await folder.showSession(library, library.current!.id, 'other');
+    expect(folder.folderName).toBeNull();
+  });
+
   it('after a reload, keeps the folder and asks for permission again only from a click', async () => {
     const { library, disk, folder, make } = await opened({ 'a.ts': 'a1\n' });
     await library.current!.workspace.writeFile('a.ts', 'a2\n');
