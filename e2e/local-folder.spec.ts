@@ -5,6 +5,7 @@
 // reload. Write-back of 30 files is timed.
 import type { Page } from '@playwright/test';
 import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn, type MockTurn } from './fixtures';
+import { expectAccessible } from './accessibility';
 import type { MockProvider } from './mock-provider/server';
 
 // Tests run side by side on one origin, which has one origin-private file system: each test uses its own folder.
@@ -124,6 +125,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       await expect(file).toHaveAttribute('data-status', 'conflict');
       for (const choice of ['conflict-keep-disk', 'conflict-take-conch', 'conflict-merge']) await expect(file.getByTestId(choice)).toBeVisible();
       await snapshot(page, `folder-conflict-${size.width}`);
+      await expectAccessible(page, `a write-back conflict at ${size.width}`);
       await file.getByTestId('conflict-merge').click();
       await expect(file).toContainText('changed the same lines');
       await file.getByTestId('conflict-take-conch').click();
