@@ -14,6 +14,7 @@ import type { AgentTool } from '../agent/types';
 import { FileTreeState } from './workspace/file-tree.svelte';
 import { LiveModelList } from './settings/live-models.svelte';
 import { Toasts } from './toasts.svelte';
+import { OutsideEditNotices } from './workspace/local-folder/outside-edit-notices';
 import { resolveModel } from './settings/model-choice';
 import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
@@ -67,6 +68,8 @@ export class AppState {
   readonly liveModels = new LiveModelList();
   /** Transient outcomes (imports, exports) for the page's toast area. */
   readonly toasts = new Toasts();
+  /** Files changed on disk in a session's folder, for its next run's prompt. */
+  readonly outsideEdits = new OutsideEditNotices();
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -181,6 +184,7 @@ export class AppState {
       getSettings: () => this.settings,
       resolveModel,
       streamFn: engine.streamFn,
+      takeNotices: () => this.outsideEdits.take(init.id),
     });
   }
 

@@ -8,3 +8,5 @@ export const draftKey = (id: string): string => `${id}/draft`;
 export const prefixRange = (prefix: string): IDBKeyRange => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 /** A session's message entries only (their keys are digits; compactions and the draft sort after them). */
 export const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(`${id}/0`, `${id}/9\uffff`);
+/** A session's local-folder link, in the settings store (a FileSystemDirectoryHandle is kept as it is cloned). */
+export const folderLinkKey = (id: string): string => `folder/${id}`;

@@ -166,6 +166,10 @@ export interface SessionStore {
   /** Settings object as stored (API keys included: they never leave this store). Validate it with your schema. */
   getSettings(): Promise<unknown>;
   setSettings(settings: unknown): Promise<void>;
+  /** The session's local-folder link as stored (a directory handle and a sync record); validate it where it is read. */
+  loadFolderLink(id: string): Promise<unknown>;
+  /** Stores the session's local-folder link (structured-cloned, so a handle survives a reload); undefined removes it. */
+  saveFolderLink(id: string, link: unknown): Promise<void>;
 
   createSession(init?: NewSession): Promise<SessionRecord>;
   /** All sessions, most recently updated first. */

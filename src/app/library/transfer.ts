@@ -1,7 +1,7 @@
 // What moves in and out of the open session: a repo imported as its workspace (and baseline), a shared session file,
 // a session export after its secret review, the workspace as a zip, and the Changes tab's diff, patch and revert.
-import type { ObjectId } from '../../runtime/object-id';
-import type { FileChange, FileMap, SessionRecord, ZipImportProgress } from '../../store';
+import { gitBlobId, type ObjectId } from '../../runtime/object-id';
+import { buildTrees, type FileChange, type FileMap, type SessionRecord, type ZipImportProgress } from '../../store';
 import type { OpenSessionAccess } from '../session/open-session-access';
 import { sessionBaseline } from '../workspace/baseline';
 import { storedRoot } from '../session/persistence';
@@ -45,8 +45,10 @@ export class WorkspaceTransfer {
       try {
         await timed('snapshot-commit', () => store.commitSnapshot(id, 'baseline', baseline), (bytes) => ({ ref: 'baseline', bytes }));
         snapshots.stored(baseline);
-        // A zip or folder replaces a host import: the session no longer comes from that repository.
+        // A zip or folder replaces a host import: the session no longer comes from that repository; any import but
+        // an opened folder's (which links itself after) unlinks the folder the workspace came from.
         await store.updateSession(id, { baselineName: source.name, origin: source.kind === 'host' ? source.origin : undefined });
+        if (source.kind !== 'local-folder') await store.saveFolderLink(id, undefined);
         await this.session.workspaceReplaced();
       } catch (error) {
         this.session.storageProblem(error);
@@ -55,6 +57,25 @@ export class WorkspaceTransfer {
       await workspace.setBaseline(sessionBaseline(this.session.store, { id, title: '', baselineId: id, baselineName: source.name, origin }));
       await this.session.refresh();
       return result;
+    });
+  }
+
+  /**
+   * Makes `files` (every file of the session's folder as last synced, by blob id) the open session's baseline, so the
+   * Changes tab shows only what is not in the folder yet; `contents` are the bytes of those the store may lack.
+   */
+  rebaseline(files: { path: string; blobId: ObjectId; size: number }[], contents: Uint8Array[]): Promise<void> {
+    return this.session.queue(async () => {
+      const id = this.session.current()?.id;
+      if (!id || id.startsWith('unsaved-')) return;
+      const { root, trees } = await buildTrees(files.map(({ path, blobId, size }) => ({ path, kind: 'file' as const, id: blobId, size })));
+      const blobs = new Map(await Promise.all(contents.map(async (data) => [await gitBlobId(data), data] as const)));
+      try {
+        await this.session.store.commitSnapshot(id, 'baseline', { root, objects: { blobs, trees } });
+      } catch (error) {
+        this.session.storageProblem(error);
+      }
+      await this.session.refresh();
     });
   }
 

@@ -48,6 +48,13 @@ describe('buildSystemPrompt', () => {
     expect(prompt).toContain('2025-03-07');
   });
 
+  it('carries a notice for this request only, after the date', () => {
+    const line = 'Changed on disk since the last sync: src/app.ts';
+    const prompt = buildSystemPrompt({ ...base, notices: [line] });
+    expect(prompt.indexOf(line)).toBeGreaterThan(prompt.indexOf('2025-03-07'));
+    expect(buildSystemPrompt(base)).not.toContain('Changed on disk');
+  });
+
   it('says when the workspace is empty and truncates a long listing', () => {
     expect(buildSystemPrompt({ ...base, listing: [] })).toContain('The workspace is empty.');
     const many = Array.from({ length: 100 }, (_, i) => `f${i}.txt`);

@@ -14,6 +14,8 @@ export type SystemPromptInput = {
   /** Contents of AGENTS.md (or CLAUDE.md) from the workspace root, when present. */
   agentsMd?: { fileName: string; content: string };
   customInstructions?: string;
+  /** One-line notices for this request only (files changed on disk since the last run), after the listing. */
+  notices?: string[];
 };
 
 const MAX_LISTING = 60;
@@ -79,6 +81,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     describeTools(input.tools),
     `Today's date: ${isoDay(input.date)}.`,
   ];
+  for (const notice of input.notices ?? []) sections.push(notice);
   if (input.agentsMd && input.agentsMd.content.trim() !== '') {
     const content = input.agentsMd.content.length > MAX_AGENTS_MD
       ? `${input.agentsMd.content.slice(0, MAX_AGENTS_MD)}\n… (truncated; read ${input.agentsMd.fileName} for the rest)`

@@ -4,8 +4,8 @@ import type { AgentTool } from '../../agent/types';
 import type { Runtime } from '../../runtime/types';
 import { buildSystemPrompt } from './system-prompt';
 
-/** The system prompt for `tools` in `runtime`'s workspace; an unreadable workspace gives an empty listing. */
-export async function workspaceSystemPrompt(runtime: Runtime, tools: AgentTool[], customInstructions: string, date: Date): Promise<string> {
+/** The system prompt for `tools` in `runtime`'s workspace (with this run's `notices`); an unreadable workspace gives an empty listing. */
+export async function workspaceSystemPrompt(runtime: Runtime, tools: AgentTool[], customInstructions: string, date: Date, notices: string[] = []): Promise<string> {
   let listing: string[] = [];
   try {
     const entries = await runtime.readdir(runtime.workdir);
@@ -33,5 +33,6 @@ export async function workspaceSystemPrompt(runtime: Runtime, tools: AgentTool[]
     date,
     agentsMd,
     customInstructions,
+    notices,
   });
 }

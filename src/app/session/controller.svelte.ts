@@ -54,6 +54,8 @@ export type SessionControllerOptions = {
   /** Its compactions, in the order made. */
   compactions?: CompactionEntry[];
   now?: () => Date;
+  /** One-line news for the next run's prompt, taken once when a run starts (files changed on disk since the last). */
+  takeNotices?: () => string[];
   /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
   scheduleUpdate?: (fn: () => void) => void;
 };
@@ -322,7 +324,7 @@ export class SessionController {
     this.prompts.sent(prompts);
     this.runPromise = runAgent({
       prompts,
-      call: this.runOptions.callFor(settings, model),
+      call: this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? []),
       transcript: () => this.messages,
       compaction: this.compaction,
       policy: this.toolApprovals.policy,

@@ -32,14 +32,14 @@ export class RunOptions {
     return this.sources.tools.filter((tool) => active.has(tool.name));
   }
 
-  systemPrompt(tools: AgentTool[], settings: Settings): Promise<string> {
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date());
+  systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
+    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices);
   }
 
-  /** The call for `model` under `settings`; rejects when the system prompt cannot be built. */
-  async callFor(settings: Settings, model: Model): Promise<RunCall> {
+  /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
+  async callFor(settings: Settings, model: Model, notices: string[] = []): Promise<RunCall> {
     const tools = this.activeTools(settings);
-    const systemPrompt = await this.systemPrompt(tools, settings);
+    const systemPrompt = await this.systemPrompt(tools, settings, notices);
     return {
       model,
       streamFn: this.sources.streamFn,

@@ -56,7 +56,7 @@ export async function saveFile(workspace: Workspace, path: string, text: string,
 }
 
 /** `mine` (an edit of `base`) applied onto `theirs` (another edit of `base`); null when the two touch the same lines. */
-async function mergeOnto(theirs: string, base: string, mine: string): Promise<string | null> {
+export async function mergeOnto(theirs: string, base: string, mine: string): Promise<string | null> {
   const { applyPatch, structuredPatch } = await import('diff'); // only when a save meets another change
   const patch = structuredPatch('file', 'file', base, mine, undefined, undefined, { context: 1 });
   const result = applyPatch(theirs, patch);
@@ -71,7 +71,8 @@ async function readCurrent(runtime: Pick<Workspace, 'readFile'>, target: string)
   }
 }
 
-function decodeText(bytes: Uint8Array): string | null {
+/** `bytes` as UTF-8 text, or null for a binary file (a NUL byte early on, or bytes that are not UTF-8). */
+export function decodeText(bytes: Uint8Array): string | null {
   if (bytes.subarray(0, 8192).includes(0)) return null;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -31,6 +31,8 @@ import {
 export type RepoSource =
   | { kind: 'zip'; name: string; data: Uint8Array }
   | { kind: 'folder'; name: string; entries: { path: string; data: Uint8Array }[] }
+  // A folder opened for editing: its paths are the disk's, so a lone top folder is never taken off.
+  | { kind: 'local-folder'; name: string; entries: { path: string; data: Uint8Array }[] }
   | { kind: 'host'; name: string; entries: { path: string; data: Uint8Array }[]; origin: RepoOrigin };
 
 export type RepoImport = {
@@ -70,7 +72,7 @@ export async function importRepo(
   const result =
     source.kind === 'zip'
       ? await readRepoZip(source.data, { ...options.limits, onProgress: options.onProgress, signal: options.signal })
-      : readFolderFiles(source.entries, { ...options.limits, keepTopFolder: source.kind === 'host' });
+      : readFolderFiles(source.entries, { ...options.limits, keepTopFolder: source.kind === 'host' || source.kind === 'local-folder' });
   if (options.signal?.aborted) throw new ImportCancelledError();
   if (runtime.importFiles) await runtime.importFiles(Array.from(result.files, ([path, data]) => ({ path, data })));
   else await runtime.importZip(zipFromFiles(result.files, { level: 0, crcs: result.declaredCrcs }));

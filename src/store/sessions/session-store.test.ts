@@ -37,6 +37,22 @@ describe('session store', () => {
     ]);
   });
 
+  it('keeps the folder link of a session apart from its record, removes it on request, and drops it with the session', async () => {
+    const store = freshStore();
+    const a = await store.createSession();
+    const b = await store.createSession();
+    const link = { handle: { kind: 'directory', name: 'my-app' }, sync: { version: 1, folderName: 'my-app', files: [] } };
+    await store.saveFolderLink(a.id, link);
+    await store.saveFolderLink(b.id, link);
+    expect(await store.loadFolderLink(a.id)).toEqual(link);
+    expect(await store.getSession(a.id)).not.toHaveProperty('handle');
+    await store.saveFolderLink(b.id, undefined);
+    expect(await store.loadFolderLink(b.id)).toBeUndefined();
+    await store.deleteSession(a.id);
+    expect(await store.loadFolderLink(a.id)).toBeUndefined();
+    expect(await store.getSettings()).toBeUndefined();
+  });
+
   it('appends entries in seq order past 9, 99 and 999, and titles the session from the first prompt', async () => {
     const store = freshStore();
     const { id } = await store.createSession();

@@ -9,9 +9,10 @@
 //   trees:     <git tree id>                 one folder of a snapshot (codec.ts)
 //   blobs:     <git blob id>                 one file's bytes, stored once for every snapshot of every session
 //   settings:  "settings"                    the settings object (API keys stay in this store)
+//              folder/<id>                   the session's local folder: its handle and sync record (folderLinkKey)
 // The store is made of parts over one StoreContext (store-context.ts): the session list and settings here, the
 // transcript (transcript-store.ts), a session's snapshots (snapshot-store.ts), import and fork (import-and-fork.ts).
-import { get, set } from 'idb-keyval';
+import { del, get, set } from 'idb-keyval';
 import { mapStorageError, openDatabase, requestResult } from '../db';
 import { collectGarbage } from '../objects/garbage-collection';
 import { ObjectStore } from '../objects/object-store';
@@ -19,7 +20,7 @@ import { latestKey } from '../objects/snapshot-refs';
 import { storageUsage } from '../objects/storage-usage';
 import type { SessionChange, SessionRecord, SessionStore } from '../types';
 import { createImportAndFork } from './import-and-fork';
-import { prefixRange } from '../keys';
+import { folderLinkKey, prefixRange } from '../keys';
 import { normalizeSession, zeroTokens } from './record';
 import { createSnapshotStore } from './snapshot-store';
 import { dropBaselineIfUnused, loadSession, readSession, type StoreContext } from './store-context';
@@ -73,6 +74,23 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       }
     },
 
+    async loadFolderLink(id) {
+      try {
+        return await get<unknown>(folderLinkKey(id), settingsStore);
+      } catch (error) {
+        throw mapStorageError(error, 'the folder link');
+      }
+    },
+
+    async saveFolderLink(id, link) {
+      try {
+        if (link === undefined) await del(folderLinkKey(id), settingsStore);
+        else await set(folderLinkKey(id), link, settingsStore);
+      } catch (error) {
+        throw mapStorageError(error, 'the folder link');
+      }
+    },
+
     async createSession(init = {}) {
       const now = Date.now();
       const session: SessionRecord = {
@@ -121,9 +139,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     },
 
     async deleteSession(id) {
-      await db.transact(['sessions', 'entries', 'snapshots'], 'readwrite', 'the deletion', async (s) => {
+      await db.transact(['sessions', 'entries', 'snapshots', 'settings'], 'readwrite', 'the deletion', async (s) => {
         const session = normalizeSession(await requestResult(s.sessions.get(id)));
         s.sessions.delete(id);
+        s.settings.delete(folderLinkKey(id));
         s.entries.delete(prefixRange(`${id}/`));
         s.snapshots.delete(latestKey(id));
         s.snapshots.delete(prefixRange(`${id}/checkpoint/`));
