@@ -2,7 +2,7 @@
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../e2e/chromium';
 
-/** Launches headless Chromium with the bench flags. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+/** Launches headless Chromium with the bench flags (and `extraArgs`, e.g. to accept a loopback mock's certificate). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

@@ -4,6 +4,7 @@
 // listings, a latency per request, and a count of requests per kind; and the writes a push makes (git-writes.ts,
 // pull-requests.ts), each token allowed what its grant says (grants.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBody } from '../loopback-http';
 import { addCommitObject, buildMockRepo, commitOf, entryAt, type MockRepo, type MockRepoSpec, type MockTreeEntry } from './fixture';
@@ -22,6 +23,12 @@ export type MockGitHubRequest = { kind: RequestKind; method: string; path: strin
 
 export type MockGitHubOptions = {
   repos?: MockRepoSpec[];
+  /**
+   * Serve HTTPS with HTTP/2 (HTTP/1.1 still answered), as GitHub's hosts do: a browser then keeps 16 requests in
+   * flight on one connection instead of six connections per host. The certificate is the caller's (a bench makes a
+   * self-signed one and starts Chromium to accept it).
+   */
+  tls?: { key: string; cert: string };
   /** Tokens the mock accepts (as `Authorization: Bearer T` or `token T`); default ['ghp_mock']. */
   tokens?: string[];
   /** Milliseconds before each answer, preflights included; default 0. */
@@ -275,9 +282,13 @@ export async function startMockGitHub(options: MockGitHubOptions = {}): Promise<
   }
 
   const sockets = new Set<Socket>();
-  const apiServer = await listen(createServer(guard(handleApi)), sockets);
-  const rawServer = await listen(createServer(guard(handleRaw)), sockets);
-  const origin = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serve = (handler: (req: IncomingMessage, res: ServerResponse) => void): Server =>
+    // HTTP/2's compatibility request and response answer the calls the handlers make (writeHead, end, headers).
+    options.tls ? (createSecureServer({ ...options.tls, allowHTTP1: true }, handler as never) as unknown as Server) : createServer(handler);
+  const apiServer = await listen(serve(guard(handleApi)), sockets);
+  const rawServer = await listen(serve(guard(handleRaw)), sockets);
+  const scheme = options.tls ? 'https' : 'http';
+  const origin = (server: Server) => `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   api.url = `${origin(apiServer)}${prefix}`;
   api.web = origin(apiServer);
   const caller = (c: { token?: string | null; resource?: RateResource } = {}) => [c.token ?? null, c.resource ?? 'core'] as const;
