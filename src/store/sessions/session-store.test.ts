@@ -181,6 +181,16 @@ describe('session store', () => {
     expect(await store.recoverSession(id)).toEqual(recovered); // idempotent
   });
 
+  it('keeps a push record with the session, and reads a damaged one as absent', async () => {
+    const store = freshStore();
+    const session = await store.createSession();
+    const pushRecord = { host: 'github' as const, base: 'a'.repeat(40), record: { branch: 'conch/x', blobs: [] } };
+    await store.updateSession(session.id, { pushRecord });
+    expect((await store.getSession(session.id))?.pushRecord).toEqual(pushRecord);
+    await store.updateSession(session.id, { pushRecord: { ...pushRecord, base: 'not a sha' } });
+    expect((await store.getSession(session.id))?.pushRecord).toBeUndefined();
+  });
+
   it('settings round-trip', async () => {
     const store = freshStore();
     expect(await store.getSettings()).toBeUndefined();
