@@ -1,0 +1,69 @@
+// One push of a session's changes to the host it was imported from, as a pull request (GitHub) or a merge request
+// (GitLab), continuing from the record an earlier push of the session left. The token is the person's, from
+// Settings, and goes only to that host.
+import type { FileChange, RepoName } from '../../../remote';
+import type { RepoOrigin, StoredPushRecord } from '../../../store';
+import type { HostSettings } from '../host-import/sources';
+import { githubRecordFor, gitlabRecordFor, storedRecord } from './push-record';
+
+export type PushText = { branch: string; message: string; title: string; body: string };
+
+export type HostPush = {
+  fetch: typeof fetch;
+  settings: HostSettings;
+  stored: StoredPushRecord | undefined;
+  /** Hears each record the push makes, to keep with the session. */
+  onStored: (stored: StoredPushRecord) => void;
+  /** The person confirmed pushing on top of commits someone else pushed to the branch. */
+  overwrite?: boolean;
+  /** The fork to push into (GitHub), once the person chose to fork. */
+  fork?: RepoName;
+  signal?: AbortSignal;
+};
+
+export type PushOutcome = { number: number; url: string; opened: boolean; requests: number };
+
+// The clients load with the first push, not with the page.
+const remote = () => import('../../../remote');
+
+/** Pushes `changes` and opens or updates the request; throws the host client's typed errors, written for the person. */
+export async function sendToHost(origin: RepoOrigin, changes: FileChange[], text: PushText, push: HostPush): Promise<PushOutcome> {
+  const { pushToGitHub, openGitLabMergeRequest } = await remote();
+  switch (origin.host) {
+    case 'github': {
+      const token = push.settings.githubToken.trim();
+      if (!token) throw new Error('Add a GitHub token in Settings (with Contents: write and Pull requests: write on the repository) to open a pull request.');
+      const record = githubRecordFor(push.stored, origin);
+      // A session that pushed into a fork before keeps pushing there.
+      const fork = push.fork ?? (record && !sameRepo(record.target, origin) ? record.target : undefined);
+      const result = await pushToGitHub(
+        { origin: { owner: origin.owner, repo: origin.repo, ref: origin.ref, sha: origin.sha }, changes, ...text, ...(fork ? { fork } : {}) },
+        { fetch: push.fetch, apiUrl: push.settings.githubApiUrl, token, signal: push.signal, record, overwrite: push.overwrite, onRecord: (r) => push.onStored(storedRecord(origin, r)) },
+      );
+      return { ...result.pullRequest, requests: result.requests };
+    }
+    case 'gitlab': {
+      const token = push.settings.gitlabToken.trim();
+      if (!token) throw new Error('Add a GitLab token in Settings (with the api scope, and the Developer role on the project) to open a merge request.');
+      const result = await openGitLabMergeRequest(
+        { origin: { project: `${origin.owner}/${origin.repo}`, ref: origin.ref, sha: origin.sha }, changes, ...text },
+        {
+          fetch: push.fetch, gitlabUrl: push.settings.gitlabUrl, token, signal: push.signal, record: gitlabRecordFor(push.stored, origin),
+          overwrite: push.overwrite, onRecord: (r) => push.onStored(storedRecord(origin, r)),
+        },
+      );
+      const { iid, url, opened } = result.mergeRequest;
+      return { number: iid, url, opened, requests: result.requests };
+    }
+  }
+}
+
+/** Forks the origin into the token owner's account (GitHub), waiting until the fork answers. */
+export async function forkOrigin(origin: RepoOrigin, push: Pick<HostPush, 'fetch' | 'settings' | 'signal'> & { firstWaitMs?: number }): Promise<RepoName> {
+  const { forkRepo } = await remote();
+  return forkRepo({ owner: origin.owner, repo: origin.repo }, {
+    fetch: push.fetch, apiUrl: push.settings.githubApiUrl, token: push.settings.githubToken.trim(), signal: push.signal, firstWaitMs: push.firstWaitMs,
+  });
+}
+
+const sameRepo = (a: RepoName, b: RepoName) => a.owner.toLowerCase() === b.owner.toLowerCase() && a.repo.toLowerCase() === b.repo.toLowerCase();
