@@ -1,6 +1,7 @@
 // The Changes tab's list turned into what a push sends: each file added or modified with its bytes as the workspace
-// holds them now, each deletion by path. The workspace keeps no executable bits or links, so every file goes as a
-// plain file. Nothing under .git goes (the list leaves it out unless asked; this checks again).
+// holds them now, each deletion by path. The workspace keeps no executable bits or links, so each goes as a plain
+// file here (a push to GitHub then asks which modified ones the imported commit has as executables: send-to-host).
+// Nothing under .git goes (the list leaves it out unless asked; this checks again).
 import type { FileChange } from '../../../remote';
 import type { FileChange as ListedChange } from '../../../store';
 

@@ -53,6 +53,8 @@ export class PullRequestForm {
   branchMoved = $state(false);
   private stored: StoredPushRecord | undefined;
   private fork: RepoName | undefined;
+  /** The imported commit's executables among the files pushed so far, learned once per session on screen. */
+  private executables = new Map<string, boolean>();
   private sessionId: string | null = null;
 
   constructor(private readonly deps: PullRequestDeps) {}
@@ -137,6 +139,7 @@ export class PullRequestForm {
         settings: this.deps.settings(),
         stored: this.stored,
         fork: this.fork,
+        executables: this.executables,
         overwrite: options.overwrite,
         onStored: (stored) => {
           this.stored = stored;
@@ -177,6 +180,7 @@ export class PullRequestForm {
   private reset(): void {
     Object.assign(this, { shown: false, title: '', body: '', result: null, error: '', forkOffered: false, branchMoved: false });
     this.fork = undefined;
+    this.executables = new Map();
   }
 
   private get fetchFn(): typeof fetch {

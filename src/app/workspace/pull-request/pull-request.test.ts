@@ -11,6 +11,7 @@ import { createCodingTools } from '../../../tools';
 import { SessionLibrary, type SessionHost } from '../../library/library.svelte';
 import { SessionController } from '../../session/controller.svelte';
 import { defaultSettings, type Settings } from '../../settings/settings';
+import { branchFiles } from '../../../remote/github/testing/push-fixture';
 import { HostImport } from '../host-import/host-import.svelte';
 import { PullRequestForm } from './pull-request.svelte';
 
@@ -28,7 +29,7 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 /** A session that imported a fresh octo/app-N from the mock, with a pull request form over it. */
 async function importedSession(options: { token?: string; streamFn?: StreamFn } = {}) {
   const name = `app-${++counter}`;
-  await mock.addRepo({ owner: 'octo', name, branches: { main: [{ path: 'README.md', data: '# app\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }, { path: 'old.txt', data: 'old\n' }] } });
+  await mock.addRepo({ owner: 'octo', name, branches: { main: [{ path: 'README.md', data: '# app\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }, { path: 'old.txt', data: 'old\n' }, { path: 'bin/run', data: '#!/bin/sh\n', executable: true }] } });
   const runtime = await createEmbeddedRuntime();
   const settings: Settings = { ...defaultSettings(), githubApiUrl: mock.apiUrl, githubRawUrl: mock.rawUrl, githubToken: options.token ?? 'ghp_mock', provider: 'anthropic', apiKey: 'sk-test' };
   const workspace = new Workspace();
@@ -131,7 +132,7 @@ describe('PullRequestForm', () => {
     await runtime.writeFile('src/app.js', 'console.log(2);\n');
     await form.show();
     mock.resetCounts();
-    mock.failRequest(4); // the commit's tree, then the commit, are made; the branch fails
+    mock.failRequest(7); // after the modes (3 reads) and the imported commit, the tree and the commit are made; the branch fails
     await form.submit();
     const failedRequests = apiRequests();
     expect(form.error).toMatch(/GitHub/);
@@ -146,6 +147,24 @@ describe('PullRequestForm', () => {
     expect(form.result).toMatchObject({ number: 1, opened: true });
     expect(apiRequests()).toBeLessThan(failedRequests);
     expect(mock.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([`POST /repos/octo/${name}/git/refs`, `POST /repos/octo/${name}/pulls`]);
+  });
+
+  it('keeps the mode of a modified executable, asking GitHub for it once', async () => {
+    const { name, runtime, form } = await importedSession();
+    await runtime.writeFile('bin/run', '#!/bin/sh\necho 2\n');
+    await runtime.writeFile('src/app.js', 'console.log(2);\n');
+    await form.show();
+    await form.submit();
+    expect(form.error).toBe('');
+    const branch = await branchFiles(mock, 'octo', name, 'conch/fix-the-greeting');
+    expect([...branch.executables]).toEqual(['bin/run']);
+    expect(dec.decode(branch.files.get('bin/run'))).toBe('#!/bin/sh\necho 2\n');
+
+    mock.resetCounts();
+    await runtime.writeFile('bin/run', '#!/bin/sh\necho 3\n');
+    await form.submit();
+    expect(mock.requests.filter((r) => r.path.includes('/git/trees/'))).toEqual([]);
+    expect([...(await branchFiles(mock, 'octo', name, 'conch/fix-the-greeting')).executables]).toEqual(['bin/run']);
   });
 
   it('asks before pushing on top of a branch someone else moved', async () => {

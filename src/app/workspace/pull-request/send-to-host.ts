@@ -18,6 +18,8 @@ export type HostPush = {
   overwrite?: boolean;
   /** The fork to push into (GitHub), once the person chose to fork. */
   fork?: RepoName;
+  /** Whether each file of the imported commit is an executable, as far as learned (GitHub); filled by the push. */
+  executables?: Map<string, boolean>;
   signal?: AbortSignal;
 };
 
@@ -28,17 +30,23 @@ const remote = () => import('../../../remote');
 
 /** Pushes `changes` and opens or updates the request; throws the host client's typed errors, written for the person. */
 export async function sendToHost(origin: RepoOrigin, changes: FileChange[], text: PushText, push: HostPush): Promise<PushOutcome> {
-  const { pushToGitHub, openGitLabMergeRequest } = await remote();
+  const { pushToGitHub, openGitLabMergeRequest, executablesAt } = await remote();
   switch (origin.host) {
     case 'github': {
       const token = push.settings.githubToken.trim();
       if (!token) throw new Error('Add a GitHub token in Settings (with Contents: write and Pull requests: write on the repository) to open a pull request.');
       const record = githubRecordFor(push.stored, origin);
+      const access = { fetch: push.fetch, apiUrl: push.settings.githubApiUrl, token, signal: push.signal };
+      const known = push.executables ?? new Map<string, boolean>();
+      const unknown = changes.filter((change) => change.kind === 'modified' && !known.has(change.path)).map((change) => change.path);
+      const found = await executablesAt(origin, unknown, access);
+      for (const path of unknown) known.set(path, found.has(path));
+      const withModes = changes.map((change) => (change.kind === 'modified' && known.get(change.path) ? { ...change, executable: true } : change));
       // A session that pushed into a fork before keeps pushing there.
       const fork = push.fork ?? (record && !sameRepo(record.target, origin) ? record.target : undefined);
       const result = await pushToGitHub(
-        { origin: { owner: origin.owner, repo: origin.repo, ref: origin.ref, sha: origin.sha }, changes, ...text, ...(fork ? { fork } : {}) },
-        { fetch: push.fetch, apiUrl: push.settings.githubApiUrl, token, signal: push.signal, record, overwrite: push.overwrite, onRecord: (r) => push.onStored(storedRecord(origin, r)) },
+        { origin: { owner: origin.owner, repo: origin.repo, ref: origin.ref, sha: origin.sha }, changes: withModes, ...text, ...(fork ? { fork } : {}) },
+        { ...access, record, overwrite: push.overwrite, onRecord: (r) => push.onStored(storedRecord(origin, r)) },
       );
       return { ...result.pullRequest, requests: result.requests };
     }
