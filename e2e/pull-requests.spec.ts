@@ -1,17 +1,24 @@
 // Sending a session's work back as a pull request, in the built app against the loopback GitHub: import a public
 // repo by address, let the agent edit a file, open a pull request (the title and body drafted by the model), edit
-// again and push again to the same pull request; a token that cannot push is offered a fork.
+// again and push again to the same pull request; a token that cannot push is offered a fork; and the same for a
+// GitLab project's merge request.
 import type { Page } from '@playwright/test';
 import { startMockGitHub, type MockGitHub } from './mock-github/server';
+import { startMockGitLab, type MockGitLab } from './mock-gitlab/server';
 import type { MockProvider } from './mock-provider/server';
 import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn } from './fixtures';
 
 let github: MockGitHub;
+let gitlab: MockGitLab;
 let serial = 0;
 test.beforeAll(async () => {
   github = await startMockGitHub({ grants: { ghp_reader: { login: 'reader', contents: 'read', pullRequests: 'write' } }, forkAnswersAfter: 1 });
+  gitlab = await startMockGitLab({ tokens: { 'glpat-writer': { username: 'writer', scopes: ['api'] } } });
 });
-test.afterAll(() => github.close());
+test.afterAll(async () => {
+  await github.close();
+  await gitlab.close();
+});
 
 const narrow = (page: Page) => (page.viewportSize()?.width ?? 1280) < 700;
 
@@ -22,19 +29,21 @@ async function freshRepo(): Promise<string> {
   return name;
 }
 
-/** The app with the mock model, GitHub pointed at the mock with `token`, and octo/`name` imported by address. */
-async function importedSession(page: Page, mock: MockProvider, name: string, token: string) {
+/** The app with the mock model, both hosts pointed at their mocks (`token` for GitHub), and `address` imported. */
+async function importedSession(page: Page, mock: MockProvider, address: string, token: string) {
   await openAndConfigure(page, mock);
   await page.getByTestId('settings-open').click();
   await page.getByTestId('github-api-url').fill(github.apiUrl);
   await page.getByTestId('github-raw-url').fill(github.rawUrl);
   await page.getByTestId('github-token').fill(token);
+  await page.getByTestId('gitlab-url').fill(gitlab.baseUrl);
+  await page.getByTestId('gitlab-token').fill('glpat-writer');
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-save')).toBeHidden();
   if (narrow(page)) await page.getByRole('button', { name: 'Show sessions' }).click();
-  await page.getByTestId('repo-url').fill(`https://github.com/octo/${name}`);
+  await page.getByTestId('repo-url').fill(address);
   await page.getByTestId('repo-import').click();
-  await expect(page.getByTestId('import-result')).toContainText(`Imported octo/${name} at main`, { timeout: 20_000 });
+  await expect(page.getByTestId('import-result')).toContainText('Imported', { timeout: 20_000 });
   if (narrow(page)) await page.mouse.click(350, 500); // the scrim beside the drawer closes it
 }
 
@@ -68,7 +77,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
 
     test('import, edit, open a pull request, edit again, push again: the same pull request, two commits', async ({ page, mock }) => {
       const name = await freshRepo();
-      await importedSession(page, mock, name, 'ghp_mock');
+      await importedSession(page, mock, `https://github.com/octo/${name}`, 'ghp_mock');
       await agentEdits(page, mock, 'Make the app log 2', 'console.log(1);', 'console.log(2);');
       await showChanges(page);
 
@@ -101,7 +110,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
 
     test('a token without write permission gets the fork offer, and the pull request comes from the fork', async ({ page, mock }) => {
       const name = await freshRepo();
-      await importedSession(page, mock, name, 'ghp_reader');
+      await importedSession(page, mock, `https://github.com/octo/${name}`, 'ghp_reader');
       await agentEdits(page, mock, 'Make the app log 2', 'console.log(1);', 'console.log(2);');
       await showChanges(page);
       await page.getByTestId('open-pr').click();
@@ -115,6 +124,31 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       await expect(page.getByTestId('pr-fork')).toBeHidden();
       expect(github.pulls('octo', name)).toMatchObject([{ number: 1, headOwner: 'reader', head: 'conch/make-the-app-log-2' }]);
       expect(commitsOnBranch('reader', name, 'conch/make-the-app-log-2')).toBe(1);
+    });
+
+    test('a GitLab import opens a merge request, and a push again updates the same one', async ({ page, mock }) => {
+      const name = `site-${++serial}`;
+      gitlab.addProject({ namespace: 'team', name, branches: { main: [{ path: 'README.md', data: '# site\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }] } });
+      await importedSession(page, mock, `${gitlab.baseUrl}/team/${name}`, 'ghp_mock');
+      await agentEdits(page, mock, 'Make the app log 2', 'console.log(1);', 'console.log(2);');
+      await showChanges(page);
+      await expect(page.getByTestId('open-pr')).toHaveText('Open merge request');
+      await page.getByTestId('open-pr').click();
+      await page.getByTestId('pr-submit').click();
+      const link = page.getByTestId('pr-result').getByTestId('pr-link');
+      await expect(link).toHaveAttribute('href', `${gitlab.baseUrl}/team/${name}/-/merge_requests/1`, { timeout: 20_000 });
+      await expect(page.getByTestId('pr-result')).toContainText('Merge request #1 opened');
+      await snapshot(page, `mr-opened-${size.width}`);
+
+      await agentEdits(page, mock, 'Now log 3', 'console.log(2);', 'console.log(3);');
+      await showChanges(page);
+      await page.getByTestId('pr-submit').click();
+      await expect(page.getByTestId('pr-result')).toContainText('Merge request #1 updated', { timeout: 20_000 });
+      expect(gitlab.mergeRequests(`team/${name}`)).toMatchObject([{ iid: 1, source: 'conch/make-the-app-log-2', target: 'main' }]);
+      const project = gitlab.project(`team/${name}`)!;
+      const head = project.commits.get(project.refs.get('conch/make-the-app-log-2')!)!;
+      expect(head.parents?.length).toBe(1);
+      expect(project.commits.get(head.parents![0])?.parents).toEqual([project.refs.get('main')]);
     });
   });
 }
