@@ -50,9 +50,10 @@ export type StoredPushRecord = { host: 'github' | 'gitlab'; base: string; record
 
 /**
  * Where a baseline imported from a host came from: the repository, the ref asked for and the commit it was at.
- * `web` is the host's web origin (https://github.com, an Enterprise or self-managed host).
+ * `web` is the host's web origin (https://github.com, an Enterprise or self-managed host); `folder`, the one folder
+ * imported (the workspace's paths are relative to it), absent for the whole repository.
  */
-export type RepoOrigin = { host: 'github' | 'gitlab'; web: string; owner: string; repo: string; ref: string; sha: string };
+export type RepoOrigin = { host: 'github' | 'gitlab'; web: string; owner: string; repo: string; ref: string; sha: string; folder?: string };
 
 /** Where an imported session came from, as its file's header said: the original title, when it was started and exported. */
 export type ImportedFrom = { title: string; createdAt: number; exportedAt: number };

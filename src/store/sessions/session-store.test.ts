@@ -191,6 +191,16 @@ describe('session store', () => {
     expect((await store.getSession(session.id))?.pushRecord).toBeUndefined();
   });
 
+  it('keeps the folder of a folder import in the origin, and reads one that climbs out as a damaged origin', async () => {
+    const store = freshStore();
+    const session = await store.createSession();
+    const origin = { host: 'github' as const, web: 'https://github.com', owner: 'octo', repo: 'app', ref: 'main', sha: 'b'.repeat(40), folder: 'docs/site' };
+    await store.updateSession(session.id, { origin });
+    expect((await store.getSession(session.id))?.origin).toEqual(origin);
+    await store.updateSession(session.id, { origin: { ...origin, folder: '../elsewhere' } });
+    expect((await store.getSession(session.id))?.origin).toBeUndefined();
+  });
+
   it('settings round-trip', async () => {
     const store = freshStore();
     expect(await store.getSettings()).toBeUndefined();
