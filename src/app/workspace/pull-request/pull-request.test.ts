@@ -27,7 +27,7 @@ afterAll(() => mock.close());
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
 /** A session that imported a fresh octo/app-N from the mock, with a pull request form over it. */
-async function importedSession(options: { token?: string; streamFn?: StreamFn } = {}) {
+async function importedSession(options: { token?: string; streamFn?: StreamFn; folder?: string } = {}) {
   const name = `app-${++counter}`;
   await mock.addRepo({ owner: 'octo', name, branches: { main: [{ path: 'README.md', data: '# app\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }, { path: 'old.txt', data: 'old\n' }, { path: 'bin/run', data: '#!/bin/sh\n', executable: true }] } });
   const runtime = await createEmbeddedRuntime();
@@ -46,7 +46,7 @@ async function importedSession(options: { token?: string; streamFn?: StreamFn } 
   cleanups.push(() => { library.stop(); store.close(); });
   await library.start();
   const hostImport = new HostImport({ settings: () => settings, fetch });
-  hostImport.url = `octo/${name}`;
+  hostImport.url = options.folder ? `https://github.com/octo/${name}/tree/main/${options.folder}` : `octo/${name}`;
   await hostImport.start(library);
   expect(hostImport.phase).toBe('done');
   library.current!.title = 'Fix the greeting';
@@ -165,6 +165,18 @@ describe('PullRequestForm', () => {
     await form.submit();
     expect(mock.requests.filter((r) => r.path.includes('/git/trees/'))).toEqual([]);
     expect([...(await branchFiles(mock, 'octo', name, 'conch/fix-the-greeting')).executables]).toEqual(['bin/run']);
+  });
+
+  it('puts the changes of a folder import back into that folder', async () => {
+    const { name, runtime, form } = await importedSession({ folder: 'src' });
+    await runtime.writeFile('app.js', 'console.log(2);\n');
+    await runtime.writeFile('extra.js', 'export {};\n');
+    await form.show();
+    await form.submit();
+    expect(form.error).toBe('');
+    const branch = await branchFiles(mock, 'octo', name, 'conch/fix-the-greeting');
+    expect([...branch.files.keys()].sort()).toEqual(['README.md', 'bin/run', 'old.txt', 'src/app.js', 'src/extra.js']);
+    expect(dec.decode(branch.files.get('src/app.js'))).toBe('console.log(2);\n');
   });
 
   it('asks before pushing on top of a branch someone else moved', async () => {

@@ -28,9 +28,10 @@ export type PushOutcome = { number: number; url: string; opened: boolean; reques
 // The clients load with the first push, not with the page.
 const remote = () => import('../../../remote');
 
-/** Pushes `changes` and opens or updates the request; throws the host client's typed errors, written for the person. */
-export async function sendToHost(origin: RepoOrigin, changes: FileChange[], text: PushText, push: HostPush): Promise<PushOutcome> {
+/** Pushes `workspaceChanges` (paths in the workspace: for a folder import, inside that folder) and opens or updates the request; throws the host client's typed errors, written for the person. */
+export async function sendToHost(origin: RepoOrigin, workspaceChanges: FileChange[], text: PushText, push: HostPush): Promise<PushOutcome> {
   const { pushToGitHub, openGitLabMergeRequest, executablesAt } = await remote();
+  const changes = origin.folder ? workspaceChanges.map((change) => ({ ...change, path: `${origin.folder}/${change.path}` })) : workspaceChanges;
   switch (origin.host) {
     case 'github': {
       const token = push.settings.githubToken.trim();
