@@ -187,6 +187,9 @@ describe('session store', () => {
     const pushRecord = { host: 'github' as const, base: 'a'.repeat(40), record: { branch: 'conch/x', blobs: [] } };
     await store.updateSession(session.id, { pushRecord });
     expect((await store.getSession(session.id))?.pushRecord).toEqual(pushRecord);
+    for (const m of transcript(1)) await store.appendEntry(session.id, m);
+    expect((await store.forkSession(session.id, 0)).session.pushRecord).toBeUndefined();
+
     await store.updateSession(session.id, { pushRecord: { ...pushRecord, base: 'not a sha' } });
     expect((await store.getSession(session.id))?.pushRecord).toBeUndefined();
   });
