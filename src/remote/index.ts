@@ -45,7 +45,7 @@ export {
   BranchExistsError, BranchMovedError, CannotPushError, MissingPermissionError, NothingToPushError, type PushPermission, type RepoName,
 } from './github/push-errors';
 export { forkRepo, type ForkOptions } from './github/fork';
-export { executablesAt, type BaseModesAccess } from './github/base-modes';
+export { executablesAt, type BaseModes, type BaseModesAccess } from './github/base-modes';
 export { describeTokenTest, testGitHubToken, type TokenTestResult } from './github/token-test';
 export {
   openGitLabMergeRequest, type GitLabMergeRequestOptions, type GitLabMergeRequestRequest, type GitLabMergeRequestResult, type MergeRequestRecord, type MergeRequestRef,

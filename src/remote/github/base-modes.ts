@@ -8,15 +8,18 @@ export type BaseModesAccess = { fetch: typeof fetch; apiUrl: string; token: stri
 
 type Entry = { path: string; mode: string; type: string; sha: string };
 
-/** The paths among `paths` (repository paths) that the commit `sha` of `owner/repo` holds as executables. */
-export async function executablesAt(origin: { owner: string; repo: string; sha: string }, paths: readonly string[], access: BaseModesAccess): Promise<Set<string>> {
+export type BaseModes = { executables: Set<string>; /** The commit's tree: a push's base tree. */ tree: string };
+
+/**
+ * The paths among `paths` (repository paths) that the commit `sha` of `owner/repo` holds as executables, and the
+ * commit's tree (read from the commit unless `tree` is given, as a push's record may know it).
+ */
+export async function executablesAt(origin: { owner: string; repo: string; sha: string; tree?: string }, paths: readonly string[], access: BaseModesAccess): Promise<BaseModes> {
   const executables = new Set<string>();
-  if (paths.length === 0) return executables;
   const client = new GitHubClient({ ...access, rawUrl: '' });
   const repoPath = `/repos/${encodeURIComponent(origin.owner)}/${encodeURIComponent(origin.repo)}`;
   const what = `the file modes of ${origin.owner}/${origin.repo}`;
-  const commit = await client.get(`${repoPath}/git/commits/${origin.sha}`, what);
-  const root = (commit.body as { tree?: { sha?: unknown } } | null)?.tree?.sha;
+  const root = origin.tree ?? (await client.get(`${repoPath}/git/commits/${origin.sha}`, what).then((commit) => (commit.body as { tree?: { sha?: unknown } } | null)?.tree?.sha));
   if (typeof root !== 'string') throw new UnexpectedAnswerError(what, 'no tree');
 
   // Each folder once: a folder's listing gives its files' modes and its subfolders' ids.
@@ -42,5 +45,5 @@ export async function executablesAt(origin: { owner: string; repo: string; sha: 
     const entry = (await list(cut < 0 ? '' : path.slice(0, cut)))?.get(path.slice(cut + 1));
     if (entry?.type === 'blob' && entry.mode === '100755') executables.add(path);
   }));
-  return executables;
+  return { executables, tree: root };
 }

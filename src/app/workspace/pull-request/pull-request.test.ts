@@ -132,7 +132,7 @@ describe('PullRequestForm', () => {
     await runtime.writeFile('src/app.js', 'console.log(2);\n');
     await form.show();
     mock.resetCounts();
-    mock.failRequest(7); // after the modes (3 reads) and the imported commit, the tree and the commit are made; the branch fails
+    mock.failRequest(6); // after the modes (the commit, two folders), the tree and the commit are made; the branch fails
     await form.submit();
     const failedRequests = apiRequests();
     expect(form.error).toMatch(/GitHub/);
@@ -147,6 +147,29 @@ describe('PullRequestForm', () => {
     expect(form.result).toMatchObject({ number: 1, opened: true });
     expect(apiRequests()).toBeLessThan(failedRequests);
     expect(mock.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([`POST /repos/octo/${name}/git/refs`, `POST /repos/octo/${name}/pulls`]);
+  });
+
+  it('sends 30 changed files in at most 8 requests, the file modes included', async () => {
+    const { name, runtime, form } = await importedSession();
+    for (let i = 0; i < 26; i++) await runtime.writeFile(`src/new${i}.js`, `export const n = ${i};\n`);
+    await runtime.writeFile('src/app.js', 'console.log(2);\n');
+    await runtime.writeFile('README.md', '# app, changed\n');
+    await runtime.writeFile('bin/run', '#!/bin/sh\necho 2\n');
+    await runtime.rm('old.txt');
+    await form.show();
+    mock.resetCounts();
+    mock.setLatency(30);
+    const started = performance.now();
+    await form.submit();
+    const elapsed = performance.now() - started;
+    mock.setLatency(0);
+    expect(form.error).toBe('');
+    console.log(`a 30-file pull request from the page: ${apiRequests()} requests, ${Math.round(elapsed)} ms at 30 ms a request`);
+    expect(apiRequests()).toBeLessThanOrEqual(8);
+    expect(elapsed).toBeLessThan(2000);
+    const branch = await branchFiles(mock, 'octo', name, 'conch/fix-the-greeting');
+    expect(branch.files.size).toBe(3 + 26);
+    expect([...branch.executables]).toEqual(['bin/run']);
   });
 
   it('keeps the mode of a modified executable, asking GitHub for it once', async () => {

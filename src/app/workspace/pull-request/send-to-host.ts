@@ -36,15 +36,20 @@ export async function sendToHost(origin: RepoOrigin, workspaceChanges: FileChang
     case 'github': {
       const token = push.settings.githubToken.trim();
       if (!token) throw new Error('Add a GitHub token in Settings (with Contents: write and Pull requests: write on the repository) to open a pull request.');
-      const record = githubRecordFor(push.stored, origin);
+      const stored = githubRecordFor(push.stored, origin);
       const access = { fetch: push.fetch, apiUrl: push.settings.githubApiUrl, token, signal: push.signal };
+      // A session that pushed into a fork before keeps pushing there.
+      const fork = push.fork ?? (stored && !sameRepo(stored.target, origin) ? stored.target : undefined);
       const known = push.executables ?? new Map<string, boolean>();
       const unknown = changes.filter((change) => change.kind === 'modified' && !known.has(change.path)).map((change) => change.path);
-      const found = await executablesAt(origin, unknown, access);
-      for (const path of unknown) known.set(path, found.has(path));
+      let record = stored;
+      if (unknown.length > 0) {
+        const found = await executablesAt({ ...origin, tree: stored?.baseTree }, unknown, access);
+        for (const path of unknown) known.set(path, found.executables.has(path));
+        // The push's first record already knows the base tree, so the push does not read the commit again.
+        record ??= { target: fork ?? { owner: origin.owner, repo: origin.repo }, branch: text.branch, baseTree: found.tree, blobs: [] };
+      }
       const withModes = changes.map((change) => (change.kind === 'modified' && known.get(change.path) ? { ...change, executable: true } : change));
-      // A session that pushed into a fork before keeps pushing there.
-      const fork = push.fork ?? (record && !sameRepo(record.target, origin) ? record.target : undefined);
       const result = await pushToGitHub(
         { origin: { owner: origin.owner, repo: origin.repo, ref: origin.ref, sha: origin.sha }, changes: withModes, ...text, ...(fork ? { fork } : {}) },
         { ...access, record, overwrite: push.overwrite, onRecord: (r) => push.onStored(storedRecord(origin, r)) },
