@@ -17,7 +17,8 @@ export type MockProjectSpec = {
   tags?: Record<string, MockGitLabFile[]>;
 };
 
-export type MockCommit = { sha: string; ref: string; files: MockGitLabFile[] };
+/** `parents`: for a commit made through the commits API (the fixture's own have none). */
+export type MockCommit = { sha: string; ref: string; files: MockGitLabFile[]; parents?: string[] };
 
 export type MockProject = {
   id: number;

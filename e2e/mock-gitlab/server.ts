@@ -5,11 +5,13 @@
 // count of requests per kind.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../loopback-http';
 import { archivePrefix, archiveZip } from './archive';
 import { buildMockProject, commitOf, type MockProject, type MockProjectSpec } from './fixture';
 import {
   COMMIT_NOT_FOUND, commitBody, FILE_NOT_FOUND, PROJECT_NOT_FOUND, projectBody, ROUTE_NOT_FOUND, tokenBody, UNAUTHORIZED, userBody,
 } from './wire';
+import { MockGitLabWrites, type MockMergeRequest } from './writes';
 
 export type RequestKind = 'api' | 'archive';
 export type MockGitLabRequest = { kind: RequestKind; method: string; path: string; status: number; token: string | null };
@@ -40,6 +42,10 @@ export type MockGitLab = {
   setArchiveStreaming(options: { chunkBytes?: number; chunkDelayMs?: number; contentLength?: boolean }): void;
   /** The next `times` requests are throttled: 429 `Retry later`, `Retry-After: seconds`, RateLimit-* headers. */
   throttle(times: number, retryAfterSeconds: number): void;
+  /** A project as it stands (refs, commits), by its full path. */
+  project(fullPath: string): MockProject | undefined;
+  /** The merge requests opened on a project (writes.ts). */
+  mergeRequests(fullPath: string): MockMergeRequest[];
   close(): Promise<void>;
 };
 
@@ -61,6 +67,7 @@ export async function startMockGitLab(options: MockGitLabOptions = {}): Promise<
   let throttled = { times: 0, retryAfter: 60 };
   let serial = 0;
   let base = '';
+  const writes = new MockGitLabWrites(() => base);
 
   const projectFor = (id: string, token: string | null) => {
     const project = /^\d+$/.test(id) ? projects.find((p) => p.id === Number(id)) : projects.find((p) => p.fullPath.toLowerCase() === id.toLowerCase());
@@ -93,24 +100,25 @@ export async function startMockGitLab(options: MockGitLabOptions = {}): Promise<
     if (credential !== null && !user) return send(401, UNAUTHORIZED);
     record.token = credential;
     const userId = credential === null ? 0 : userIdOf(credential);
-    if (req.method !== 'GET' || segments[0] !== 'api' || segments[1] !== 'v4') return send(404, ROUTE_NOT_FOUND);
+    if (segments[0] !== 'api' || segments[1] !== 'v4') return send(404, ROUTE_NOT_FOUND);
     const [, , resource, id, ...rest] = segments;
+    const reading = req.method === 'GET';
 
-    if (resource === 'user' && id === undefined) {
+    if (reading && resource === 'user' && id === undefined) {
       return user ? send(200, userBody(base, userId, user.username)) : send(401, UNAUTHORIZED);
     }
-    if (resource === 'personal_access_tokens' && id === 'self' && rest.length === 0) {
+    if (reading && resource === 'personal_access_tokens' && id === 'self' && rest.length === 0) {
       return user ? send(200, tokenBody(userId + 100, userId, user.scopes)) : send(401, UNAUTHORIZED);
     }
     if (resource !== 'projects' || id === undefined) return send(404, ROUTE_NOT_FOUND);
     const project = projectFor(id, credential);
     if (!project) return send(404, PROJECT_NOT_FOUND);
-    if (rest.length === 0) return send(200, projectBody(base, project));
-    if (rest[0] === 'repository' && rest[1] === 'commits' && rest.length === 3) {
+    if (reading && rest.length === 0) return send(200, projectBody(base, project));
+    if (reading && rest[0] === 'repository' && rest[1] === 'commits' && rest.length === 3) {
       const commit = commitOf(project, rest[2]);
       return commit ? send(200, commitBody(base, project, commit)) : send(404, COMMIT_NOT_FOUND);
     }
-    if (isArchive && rest.length === 2) {
+    if (reading && isArchive && rest.length === 2) {
       const ref = url.searchParams.get('sha') ?? project.defaultBranch ?? '';
       const commit = commitOf(project, ref);
       const path = url.searchParams.get('path') ?? '';
@@ -118,6 +126,12 @@ export async function startMockGitLab(options: MockGitLabOptions = {}): Promise<
       if (!commit || !zip) return send(404, FILE_NOT_FOUND);
       return streamArchive(res, zip, `${archivePrefix(project.name, ref, commit, path)}.zip`, requestId);
     }
+    const body = reading ? '' : await readBody(req);
+    const sendBytes = (bytes: Uint8Array) => {
+      res.writeHead(200, { ...corsHeaders(), 'content-type': 'text/plain; charset=utf-8', 'x-request-id': requestId });
+      res.end(bytes);
+    };
+    if (writes.answer(project, req.method ?? 'GET', rest, url, body, user?.scopes.includes('api') ?? false, send, sendBytes)) return;
     send(404, ROUTE_NOT_FOUND);
   }
 
@@ -163,6 +177,11 @@ export async function startMockGitLab(options: MockGitLabOptions = {}): Promise<
     setLatency: (ms) => void (latencyMs = ms),
     setArchiveStreaming: (next) => void (streaming = { ...streaming, ...next }),
     throttle: (times, retryAfter) => void (throttled = { times, retryAfter }),
+    project: (fullPath) => projects.find((p) => p.fullPath === fullPath),
+    mergeRequests: (fullPath) => {
+      const project = projects.find((p) => p.fullPath === fullPath);
+      return project ? writes.mergeRequestsOf(project) : [];
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,7 +5,7 @@
 // push sends, and the branch it goes to); local-time.ts (a moment on the person's clock, for errors); github/ (the
 // import client: ref resolution, the tree listing finished past a truncated answer, contents through the raw host
 // or batched GraphQL; the push: a pull request made through the Git database API, resumable from its record, with a
-// fork when the token cannot push; token-test.ts, Settings' Test token); gitlab/ (the import: the project and ref resolved, its archive.zip
+// fork when the token cannot push; base-modes.ts, which modified files are executables; token-test.ts, Settings' Test token); gitlab/ (the import: the project and ref resolved, its archive.zip
 // read by the zip import; the merge request: one commit of actions, then the MR; the token test); local-folder/ (a
 // folder picked by the app, through a FolderHandle: import under the zip import's rules, a sync record of what each
 // file held, write-back that asks on conflict, refresh from disk, the edit permission).
@@ -45,6 +45,7 @@ export {
   BranchExistsError, BranchMovedError, CannotPushError, MissingPermissionError, NothingToPushError, type PushPermission, type RepoName,
 } from './github/push-errors';
 export { forkRepo, type ForkOptions } from './github/fork';
+export { executablesAt, type BaseModes, type BaseModesAccess } from './github/base-modes';
 export { describeTokenTest, testGitHubToken, type TokenTestResult } from './github/token-test';
 export {
   openGitLabMergeRequest, type GitLabMergeRequestOptions, type GitLabMergeRequestRequest, type GitLabMergeRequestResult, type MergeRequestRecord, type MergeRequestRef,

@@ -10,6 +10,7 @@ export type {
   SessionRecord,
   ImportedFrom,
   RepoOrigin,
+  StoredPushRecord,
   NewSession,
   SessionPatch,
   SnapshotRef,

@@ -38,19 +38,28 @@ export interface SessionRecord {
   importedFrom?: ImportedFrom;
   /** The host repository the baseline was imported from (never a token). */
   origin?: RepoOrigin;
+  /**
+   * What this session's last push to its origin made (a pull or merge request's record, never a token), so the next
+   * push continues the same branch and request; its shape is the remote layer's, checked by the app when read.
+   */
+  pushRecord?: StoredPushRecord;
 }
+
+/** A push's record as stored: the host and imported commit it was made for, and the host client's own record. */
+export type StoredPushRecord = { host: 'github' | 'gitlab'; base: string; record: Record<string, unknown> };
 
 /**
  * Where a baseline imported from a host came from: the repository, the ref asked for and the commit it was at.
- * `web` is the host's web origin (https://github.com, an Enterprise or self-managed host).
+ * `web` is the host's web origin (https://github.com, an Enterprise or self-managed host); `folder`, the one folder
+ * imported (the workspace's paths are relative to it), absent for the whole repository.
  */
-export type RepoOrigin = { host: 'github' | 'gitlab'; web: string; owner: string; repo: string; ref: string; sha: string };
+export type RepoOrigin = { host: 'github' | 'gitlab'; web: string; owner: string; repo: string; ref: string; sha: string; folder?: string };
 
 /** Where an imported session came from, as its file's header said: the original title, when it was started and exported. */
 export type ImportedFrom = { title: string; createdAt: number; exportedAt: number };
 
 export type NewSession = { title?: string; model?: string; provider?: string };
-export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName' | 'origin'>>;
+export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName' | 'origin' | 'pushRecord'>>;
 
 
 /** A list change another tab (or this one) should react to. */

@@ -80,6 +80,8 @@ export function createImportAndFork({ db, objects, notify }: StoreContext): Impo
           forkedFrom: { sessionId, seq: atSeq },
           importedAt: undefined,
           importedFrom: undefined,
+          // A fork's work is its own: its first push makes its own branch and request, not a commit on the parent's.
+          pushRecord: undefined,
         };
         for (const [seq, message] of values.slice(0, atSeq).entries()) {
           s.entries.put(message, entryKey(fork.id, seq));

@@ -1,7 +1,8 @@
 // The per-session record's rules: reading a stored one defensively, and what appending a message does to it.
 import { messageText, titleFromPrompt } from '../../ai/messages';
 import type { Message, Usage, UserMessage } from '../../ai/types';
-import type { ImportedFrom, RepoOrigin, SessionRecord, TokenTotals } from '../types';
+import type { ImportedFrom, RepoOrigin, SessionRecord, StoredPushRecord, TokenTotals } from '../types';
+import { unsafePathReason } from '../zip/workspace-paths';
 
 /** The session record after `message` (at `seq`) was appended: counts, cost, tokens, model, title. */
 export function accountFor(session: SessionRecord, message: Message, seq: number): SessionRecord {
@@ -62,6 +63,7 @@ export function normalizeSession(value: unknown): SessionRecord | null {
     baselineName: typeof v.baselineName === 'string' ? v.baselineName : undefined,
     importedFrom: importedFromOf(v.importedFrom),
     origin: originOf(v.origin),
+    pushRecord: pushRecordOf(v.pushRecord),
   };
 }
 
@@ -80,8 +82,22 @@ export function originOf(value: unknown): RepoOrigin | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Partial<Record<keyof RepoOrigin, unknown>>;
   if (v.host !== 'github' && v.host !== 'gitlab') return undefined;
-  const { web, owner, repo, ref, sha } = v;
+  const { web, owner, repo, ref, sha, folder } = v;
   if (![web, owner, repo, ref, sha].every((s) => typeof s === 'string' && s !== '')) return undefined;
   if (!/^[0-9a-f]{40}$/.test(sha as string) || !/^https?:\/\//.test(web as string)) return undefined;
-  return { host: v.host, web: web as string, owner: owner as string, repo: repo as string, ref: ref as string, sha: sha as string };
+  const origin: RepoOrigin = { host: v.host, web: web as string, owner: owner as string, repo: repo as string, ref: ref as string, sha: sha as string };
+  // A folder that is not a plain relative path would send a push outside it: such a record is damaged.
+  if (folder === undefined) return origin;
+  if (typeof folder !== 'string' || folder === '' || unsafePathReason(folder) !== null) return undefined;
+  return { ...origin, folder };
+}
+
+/** A stored push record when its envelope is whole; the record inside is checked by the app, which knows its shape. */
+export function pushRecordOf(value: unknown): StoredPushRecord | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Partial<Record<keyof StoredPushRecord, unknown>>;
+  if (v.host !== 'github' && v.host !== 'gitlab') return undefined;
+  if (typeof v.base !== 'string' || !/^[0-9a-f]{40}$/.test(v.base)) return undefined;
+  if (typeof v.record !== 'object' || v.record === null || Array.isArray(v.record)) return undefined;
+  return { host: v.host, base: v.base, record: v.record as Record<string, unknown> };
 }

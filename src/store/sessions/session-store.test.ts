@@ -197,6 +197,29 @@ describe('session store', () => {
     expect(await store.recoverSession(id)).toEqual(recovered); // idempotent
   });
 
+  it('keeps a push record with the session, and reads a damaged one as absent', async () => {
+    const store = freshStore();
+    const session = await store.createSession();
+    const pushRecord = { host: 'github' as const, base: 'a'.repeat(40), record: { branch: 'conch/x', blobs: [] } };
+    await store.updateSession(session.id, { pushRecord });
+    expect((await store.getSession(session.id))?.pushRecord).toEqual(pushRecord);
+    for (const m of transcript(1)) await store.appendEntry(session.id, m);
+    expect((await store.forkSession(session.id, 0)).session.pushRecord).toBeUndefined();
+
+    await store.updateSession(session.id, { pushRecord: { ...pushRecord, base: 'not a sha' } });
+    expect((await store.getSession(session.id))?.pushRecord).toBeUndefined();
+  });
+
+  it('keeps the folder of a folder import in the origin, and reads one that climbs out as a damaged origin', async () => {
+    const store = freshStore();
+    const session = await store.createSession();
+    const origin = { host: 'github' as const, web: 'https://github.com', owner: 'octo', repo: 'app', ref: 'main', sha: 'b'.repeat(40), folder: 'docs/site' };
+    await store.updateSession(session.id, { origin });
+    expect((await store.getSession(session.id))?.origin).toEqual(origin);
+    await store.updateSession(session.id, { origin: { ...origin, folder: '../elsewhere' } });
+    expect((await store.getSession(session.id))?.origin).toBeUndefined();
+  });
+
   it('settings round-trip', async () => {
     const store = freshStore();
     expect(await store.getSettings()).toBeUndefined();

@@ -53,7 +53,7 @@ function gitlabSource(settings: HostSettings, fetchFn: typeof fetch): RepoImport
       return {
         entries: Array.from(imported.files, ([path, data]) => ({ path, data })),
         leftOut: imported.skipped.map(({ path, reason }) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-        origin: { ...imported.origin, web: location.origin },
+        origin: { ...imported.origin, web: location.origin, ...(imported.folder ? { folder: imported.folder } : {}) },
       };
     },
   };
@@ -78,7 +78,7 @@ function githubSource(settings: HostSettings, fetchFn: typeof fetch): RepoImport
       return {
         entries: Array.from(imported.files, ([path, data]) => ({ path, data })),
         leftOut: [...imported.skipped, ...links].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-        origin: { ...imported.origin, web: location.origin },
+        origin: { ...imported.origin, web: location.origin, ...(imported.folder ? { folder: imported.folder } : {}) },
       };
     },
   };

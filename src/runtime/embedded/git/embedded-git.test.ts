@@ -126,6 +126,7 @@ describe('embedded git compared with real git', () => {
       const result = await rt.exec(`git ${subcommand}`);
       expect(result.exitCode).toBe(1);
       expect(result.output).toContain(`git ${subcommand.split(' ')[0]} is not available in Conch's embedded runtime: it has no network access`);
+      expect(result.output.includes('"Open pull request"')).toBe(subcommand.startsWith('push'));
     }
     expect(await rt.stat('Hello-World')).toBeNull();
   });

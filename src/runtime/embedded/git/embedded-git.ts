@@ -103,9 +103,13 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
 }
 
 function offlineMessage(subcommand: string): string {
+  // The page's own way out, for the person and for the model that reads this.
+  const instead = subcommand === 'push'
+    ? ' To send the work to GitHub or GitLab, use "Open pull request" (or "Open merge request") in the Changes tab of a session imported from there.'
+    : '';
   return (
     `fatal: git ${subcommand} is not available in Conch's embedded runtime: it has no network access, so no remote ` +
-    `can be reached. Local git works (status, add, commit, diff, log, show, branch, switch, restore, reset, stash).\n`
+    `can be reached. Local git works (status, add, commit, diff, log, show, branch, switch, restore, reset, stash).${instead}\n`
   );
 }
 
