@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import { readBody } from '../loopback-http';
+import { listen, readBody, sleep } from '../loopback-http';
 import { addCommitObject, buildMockRepo, commitOf, entryAt, type MockRepo, type MockRepoSpec, type MockTreeEntry } from './fixture';
 import { answerGitRoute } from './git-writes';
 import { DEFAULT_GRANT, type MockTokenGrant } from './grants';
@@ -386,19 +386,4 @@ function guard(handler: (req: IncomingMessage, res: ServerResponse) => Promise<v
       sendJson(res, 500, { message: `mock github bug: ${String(error)}` }, {});
     });
   };
-}
-
-function listen(server: Server, sockets: Set<Socket>): Promise<Server> {
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

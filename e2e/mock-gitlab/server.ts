@@ -5,7 +5,7 @@
 // count of requests per kind.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { readBody } from '../loopback-http';
+import { listen, readBody, sleep } from '../loopback-http';
 import { archivePrefix, archiveZip } from './archive';
 import { buildMockProject, commitOf, type MockProject, type MockProjectSpec } from './fixture';
 import {
@@ -242,19 +242,4 @@ function guard(handler: (req: IncomingMessage, res: ServerResponse) => Promise<v
       sendJson(res, 500, { message: `mock gitlab bug: ${String(error)}` }, 'bug');
     });
   };
-}
-
-function listen(server: Server, sockets: Set<Socket>): Promise<Server> {
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
