@@ -1,6 +1,7 @@
 // Every request of an import or a push goes through one GitHubClient: at most 16 in flight, the token on API requests (never
 // on raw ones), counts per kind, a secondary rate limit waited out (every request pauses, then the refused one is
 // sent again; bounded and abortable), and failures turned into GitHubErrors that say what to do.
+import { readCappedBody } from '../capped-body';
 import { ImportCancelledError } from '../../store/errors';
 import {
   BadTokenError, CorruptFileError, OfflineError, RateLimitError, SecondaryLimitError, UnexpectedAnswerError,
@@ -101,7 +102,7 @@ export class GitHubClient {
     return this.send('raw', `${this.rawUrl}${path}`, {}, file, async (response) => {
       if (response.status === 404) return null;
       if (!response.ok) throw await failure(response, file, this.withToken);
-      return readCapped(response, maxBytes, file);
+      return readCappedBody(response, maxBytes, () => new CorruptFileError(file));
     });
   }
 
@@ -198,28 +199,4 @@ async function readOrCancel<T>(signal: AbortSignal | undefined, read: () => Prom
     if (error instanceof TypeError) throw new OfflineError({ cause: error });
     throw error;
   }
-}
-
-// A server that sends more than the listing said is refused as soon as it does, not after the whole body.
-async function readCapped(response: Response, maxBytes: number, file: string): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    length += chunk.value.length;
-    if (length > maxBytes) {
-      await reader.cancel();
-      throw new CorruptFileError(file);
-    }
-    chunks.push(chunk.value);
-  }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

@@ -2,6 +2,7 @@
 // PRIVATE-TOKEN, counts per kind, and failures turned into GitLabErrors that say what to do (a 429 names the time
 // to retry, a refused token says so, a failed fetch is offline). Downloads are read as a stream with a running
 // count, since GitLab sends archives without a Content-Length, and stopped as soon as they pass a cap.
+import { readCappedBody } from '../capped-body';
 import { ImportCancelledError } from '../../store/errors';
 import { BadTokenError, ForbiddenError, OfflineError, RateLimitError, UnexpectedAnswerError } from './errors';
 
@@ -66,7 +67,7 @@ export class GitLabClient {
     }
     const length = Number(response.headers.get('content-length'));
     const total = Number.isFinite(length) && length > 0 ? length : null;
-    return { status: response.status, data: await this.read(() => readCapped(response, limit, (bytes) => onBytes(bytes, total))) };
+    return { status: response.status, data: await this.read(() => readCappedBody(response, limit.maxBytes, limit.tooLarge, (bytes) => onBytes(bytes, total))) };
   }
 
   private async send(kind: keyof GitLabRequestCounts, path: string, what: string, accept: readonly number[]): Promise<Response> {
@@ -139,28 +140,4 @@ async function jsonOf(response: Response, what: string): Promise<unknown> {
   } catch {
     throw new UnexpectedAnswerError(what, `${response.status}, not JSON`, response.status);
   }
-}
-
-async function readCapped(response: Response, limit: { maxBytes: number; tooLarge: () => Error }, onBytes: (bytes: number) => void): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  onBytes(0);
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    length += chunk.value.length;
-    if (length > limit.maxBytes) {
-      await reader.cancel();
-      throw limit.tooLarge();
-    }
-    chunks.push(chunk.value);
-    onBytes(length);
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
