@@ -3,8 +3,9 @@
 // preview servers; browser-boot.ts wires it to this state), library/ (the stored sessions: list, search, open,
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
-// workspace/ (import, export, the Files tab), settings/ (settings, model choice, live model lists, storage view),
-// compaction/ and terminal/.
+// workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
+// merge requests, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/
+// and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace/workspace';
@@ -14,7 +15,7 @@ import type { AgentTool } from '../agent/types';
 import { FileTreeState } from './workspace/file-tree.svelte';
 import { LiveModelList } from './settings/live-models.svelte';
 import { Toasts } from './toasts.svelte';
-import { OutsideEditNotices } from './workspace/local-folder/outside-edit-notices';
+import { OutsideEditNotices } from './repos/local-folder/outside-edit-notices';
 import { resolveModel } from './settings/model-choice';
 import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';

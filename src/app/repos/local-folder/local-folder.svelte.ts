@@ -7,7 +7,7 @@ import { errorText } from '../../error-text';
 import type { SessionLibrary } from '../../library/library.svelte';
 import type { Toasts } from '../../toasts.svelte';
 import type { FolderHandle, FolderPermission, FolderSkip, FolderSync, OutsideEdit, WriteBackResult } from '../../../remote';
-import { isCancel } from '../import-outcome';
+import { isCancel } from '../../workspace/import-outcome';
 import { isPickerDismissed } from './directory-picker';
 import type { FolderLink } from './folder-link';
 import type { OutsideEditNotices } from './outside-edit-notices';

@@ -5,7 +5,7 @@
 import { errorText } from '../../error-text';
 import type { SessionLibrary } from '../../library/library.svelte';
 import type { Toasts } from '../../toasts.svelte';
-import { isCancel } from '../import-outcome';
+import { isCancel } from '../../workspace/import-outcome';
 import type { HostSettings } from './sources';
 
 // The clients load with the first import or link, not with the page.

@@ -3,7 +3,7 @@
 // three-way merge of the two. Confirm carries out what was chosen and tells what was written and what failed.
 import { errorText } from '../../error-text';
 import type { ConflictChoice, WriteBackItem, WriteBackPlan, WriteBackResult } from '../../../remote';
-import { decodeText, mergeOnto } from '../file-editing';
+import { decodeText, mergeOnto } from '../../workspace/file-editing';
 
 export type RowChoice = 'keep-disk' | 'take-conch' | 'merge';
 
