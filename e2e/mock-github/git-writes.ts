@@ -36,25 +36,14 @@ export async function answerGitRoute(
   const moveRef = /^git\/refs\/heads\/(.+)$/.exec(rest);
   const writes = (method === 'POST' && ['git/blobs', 'git/trees', 'git/commits', 'git/refs'].includes(rest)) || (method === 'PATCH' && moveRef);
   if (!writes) return false;
-  if (!grant) {
-    send(401, errorBody(401, 'Requires authentication', DOCS));
-    return true;
-  }
-  const refused = refusalOf(grant, repo, 'contents');
-  if (refused) {
-    send(refused.status, refused.body);
-    return true;
-  }
-  const body = parseJson(bodyText);
-  if (!body) {
-    send(400, errorBody(400, 'Problems parsing JSON', DOCS));
-    return true;
-  }
+  const write = writeRequest(grant, repo, 'contents', bodyText, DOCS, send);
+  if (!write) return true;
+  const { body } = write;
   if (rest === 'git/blobs') await createBlob(context, repo, body, send);
   else if (rest === 'git/trees') await createTree(context, repo, body, send);
   else if (rest === 'git/commits') createCommit(context, repo, body, send);
-  else if (rest === 'git/refs') await createRef(context, repo, grant, body, send);
-  else if (moveRef) await updateRef(context, repo, grant, moveRef[1], body, send);
+  else if (rest === 'git/refs') await createRef(context, repo, write.grant, body, send);
+  else if (moveRef) await updateRef(context, repo, write.grant, moveRef[1], body, send);
   return true;
 }
 
@@ -208,6 +197,27 @@ function refBody(context: WriteContext, repo: MockRepo, branch: string, sha: str
 }
 
 const repoApi = (context: WriteContext, repo: MockRepo) => `${context.api}/repos/${repo.owner}/${repo.name}`;
+
+/** A write's token and JSON body, once the token may make it; otherwise GitHub's refusal is sent and the answer is null. */
+export function writeRequest(
+  grant: MockTokenGrant | null, repo: MockRepo, what: 'contents' | 'pullRequests', bodyText: string, docs: string, send: Send,
+): { grant: MockTokenGrant; body: Record<string, unknown> } | null {
+  if (!grant) {
+    send(401, errorBody(401, 'Requires authentication', docs));
+    return null;
+  }
+  const refused = refusalOf(grant, repo, what);
+  if (refused) {
+    send(refused.status, refused.body);
+    return null;
+  }
+  const body = parseJson(bodyText);
+  if (!body) {
+    send(400, errorBody(400, 'Problems parsing JSON', docs));
+    return null;
+  }
+  return { grant, body };
+}
 
 export function parseJson(text: string): Record<string, unknown> | null {
   try {

@@ -3,9 +3,9 @@
 // edited; one open pull per head and base, as GitHub allows. A fork shares its parent's objects and answers only
 // after a few reads, as GitHub's forks are made in the background.
 import type { MockRepo } from './fixture';
-import { refusalOf, type MockTokenGrant } from './grants';
+import type { MockTokenGrant } from './grants';
 import type { Send, WriteContext } from './git-writes';
-import { parseJson } from './git-writes';
+import { writeRequest } from './git-writes';
 import { errorBody, repositoryBody } from './wire-rest';
 
 export type MockPull = { number: number; title: string; body: string; headOwner: string; head: string; base: string; state: 'open' | 'closed'; draft: boolean; user: string };
@@ -35,20 +35,9 @@ export function answerPullRoute(context: PullContext, repo: MockRepo, grant: Moc
     return true;
   }
   if (!((rest === 'pulls' && method === 'POST') || (numbered && method === 'PATCH'))) return false;
-  if (!grant) {
-    send(401, errorBody(401, 'Requires authentication', DOCS));
-    return true;
-  }
-  const refused = refusalOf(grant, repo, 'pullRequests');
-  if (refused) {
-    send(refused.status, refused.body);
-    return true;
-  }
-  const body = parseJson(bodyText);
-  if (!body) {
-    send(400, errorBody(400, 'Problems parsing JSON', DOCS));
-    return true;
-  }
+  const write = writeRequest(grant, repo, 'pullRequests', bodyText, DOCS, send);
+  if (!write) return true;
+  const { body } = write;
   if (numbered) {
     const pull = pulls.find((p) => p.number === Number(numbered[1]));
     if (!pull) {
@@ -61,7 +50,7 @@ export function answerPullRoute(context: PullContext, repo: MockRepo, grant: Moc
     send(200, pullBody(context, repo, pull));
     return true;
   }
-  openPull(context, repo, grant, body, send);
+  openPull(context, repo, write.grant, body, send);
   return true;
 }
 

@@ -1,7 +1,7 @@
 // Every request of an import or a push goes through one GitHubClient: at most 16 in flight, the token on API requests (never
 // on raw ones), counts per kind, a secondary rate limit waited out (every request pauses, then the refused one is
 // sent again; bounded and abortable), and failures turned into GitHubErrors that say what to do.
-import { readCappedBody } from '../capped-body';
+import { readCappedBody, readJsonBody } from '../response-body';
 import { ImportCancelledError } from '../../store/errors';
 import {
   BadTokenError, CorruptFileError, OfflineError, RateLimitError, SecondaryLimitError, UnexpectedAnswerError,
@@ -181,13 +181,8 @@ function resetOf(response: Response): Date {
   return new Date(Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 3600_000);
 }
 
-async function jsonOf(response: Response, what: string): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UnexpectedAnswerError(what, `${response.status}, not JSON`, response.status);
-  }
+function jsonOf(response: Response, what: string): Promise<unknown> {
+  return readJsonBody(response, () => new UnexpectedAnswerError(what, `${response.status}, not JSON`, response.status));
 }
 
 // A body that stops because the import was cancelled is a cancel, not a network failure.

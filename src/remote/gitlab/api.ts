@@ -2,7 +2,7 @@
 // PRIVATE-TOKEN, counts per kind, and failures turned into GitLabErrors that say what to do (a 429 names the time
 // to retry, a refused token says so, a failed fetch is offline). Downloads are read as a stream with a running
 // count, since GitLab sends archives without a Content-Length, and stopped as soon as they pass a cap.
-import { readCappedBody } from '../capped-body';
+import { readCappedBody, readJsonBody } from '../response-body';
 import { ImportCancelledError } from '../../store/errors';
 import { BadTokenError, ForbiddenError, OfflineError, RateLimitError, UnexpectedAnswerError } from './errors';
 
@@ -133,11 +133,6 @@ async function messageOf(response: Response): Promise<string> {
   }
 }
 
-async function jsonOf(response: Response, what: string): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UnexpectedAnswerError(what, `${response.status}, not JSON`, response.status);
-  }
+function jsonOf(response: Response, what: string): Promise<unknown> {
+  return readJsonBody(response, () => new UnexpectedAnswerError(what, `${response.status}, not JSON`, response.status));
 }
