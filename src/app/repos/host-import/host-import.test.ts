@@ -2,20 +2,13 @@ import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockGitHub, type MockGitHub } from '../../../../e2e/mock-github/server';
 import { startMockGitLab, type MockGitLab } from '../../../../e2e/mock-gitlab/server';
-import { createScriptedStreamFn } from '../../../ai/providers/scripted';
-import { testModel } from '../../../ai/testing/test-model';
-import { createEmbeddedRuntime } from '../../../runtime/embedded';
 import type { Runtime } from '../../../runtime/types';
-import { Workspace } from '../../../runtime/workspace/workspace';
-import { createSessionStore, openSessionEvents } from '../../../store';
-import { createCodingTools } from '../../../tools';
-import { SessionLibrary, type SessionHost } from '../../library/library.svelte';
-import { SessionController } from '../../session/controller.svelte';
 import { defaultSettings, settingsSecrets, type Settings } from '../../settings/settings';
 import { buildExport } from '../../library/sharing';
 import { unzipSync } from 'fflate';
 import { HostImport } from './host-import.svelte';
 import { repoLinkFor, repoLinkParam } from './link';
+import { startTestLibrary } from '../testing/test-library';
 
 const dec = new TextDecoder();
 let mock: MockGitHub;
@@ -54,22 +47,8 @@ afterAll(() => gitlab.close());
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
 async function setup() {
-  const runtime = await createEmbeddedRuntime();
   const settings: Settings = { ...defaultSettings(), githubApiUrl: mock.apiUrl, githubRawUrl: mock.rawUrl, gitlabUrl: gitlab.baseUrl };
-  const workspace = new Workspace();
-  workspace.attach(runtime);
-  const model = testModel({ provider: 'mock', id: 'mock-model' });
-  const host: SessionHost = {
-    workspace,
-    createController: (init) =>
-      new SessionController({ ...init, workspace, tools: createCodingTools(workspace), getSettings: () => settings, resolveModel: () => model, streamFn: createScriptedStreamFn([{ content: 'ok' }]), scheduleUpdate: (fn) => queueMicrotask(fn) }),
-  };
-  const prefix = `host-import-${counter++}-`;
-  const events = openSessionEvents(`test-${prefix}`);
-  const store = createSessionStore({ prefix });
-  const library = new SessionLibrary({ store, host, events, acquireLock: async () => ({ release() {} }) });
-  cleanups.push(() => { library.stop(); store.close(); });
-  await library.start();
+  const { library, runtime, store } = await startTestLibrary(settings, `host-import-${counter++}-`, cleanups);
   await runtime.writeFile('mine.txt', 'the session as it was\n');
   const hostImport = new HostImport({ settings: () => settings, fetch });
   return { library, runtime, store, hostImport, settings };

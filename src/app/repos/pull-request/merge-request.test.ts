@@ -1,17 +1,10 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockGitLab, type MockGitLab } from '../../../../e2e/mock-gitlab/server';
-import { createScriptedStreamFn } from '../../../ai/providers/scripted';
-import { testModel } from '../../../ai/testing/test-model';
-import { createEmbeddedRuntime } from '../../../runtime/embedded';
-import { Workspace } from '../../../runtime/workspace/workspace';
-import { createSessionStore, openSessionEvents } from '../../../store';
-import { createCodingTools } from '../../../tools';
-import { SessionLibrary, type SessionHost } from '../../library/library.svelte';
-import { SessionController } from '../../session/controller.svelte';
 import { defaultSettings, type Settings } from '../../settings/settings';
 import { HostImport } from '../host-import/host-import.svelte';
 import { PullRequestForm } from './pull-request.svelte';
+import { startTestLibrary } from '../testing/test-library';
 
 let gitlab: MockGitLab;
 let counter = 0;
@@ -28,21 +21,8 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 async function importedSession(token: string) {
   const name = `app-${++counter}`;
   gitlab.addProject({ namespace: 'team/tools', name, branches: { main: [{ path: 'README.md', data: '# app\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }] } });
-  const runtime = await createEmbeddedRuntime();
   const settings: Settings = { ...defaultSettings(), gitlabUrl: gitlab.baseUrl, gitlabToken: token };
-  const workspace = new Workspace();
-  workspace.attach(runtime);
-  const model = testModel({ provider: 'mock', id: 'mock-model' });
-  const host: SessionHost = {
-    workspace,
-    createController: (init) =>
-      new SessionController({ ...init, workspace, tools: createCodingTools(workspace), getSettings: () => settings, resolveModel: () => model, streamFn: createScriptedStreamFn([{ content: 'ok' }]), scheduleUpdate: (fn) => queueMicrotask(fn) }),
-  };
-  const prefix = `merge-request-${counter}-`;
-  const store = createSessionStore({ prefix });
-  const library = new SessionLibrary({ store, host, events: openSessionEvents(`test-${prefix}`), acquireLock: async () => ({ release() {} }) });
-  cleanups.push(() => { library.stop(); store.close(); });
-  await library.start();
+  const { library, runtime, store, workspace } = await startTestLibrary(settings, `merge-request-${counter}-`, cleanups);
   const hostImport = new HostImport({ settings: () => settings, fetch });
   hostImport.url = `${gitlab.baseUrl}/team/tools/${name}`;
   await hostImport.start(library);

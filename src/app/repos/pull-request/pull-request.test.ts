@@ -2,18 +2,12 @@ import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockGitHub, type MockGitHub } from '../../../../e2e/mock-github/server';
 import { createScriptedStreamFn } from '../../../ai/providers/scripted';
-import { testModel } from '../../../ai/testing/test-model';
 import type { StreamFn } from '../../../ai/types';
-import { createEmbeddedRuntime } from '../../../runtime/embedded';
-import { Workspace } from '../../../runtime/workspace/workspace';
-import { createSessionStore, openSessionEvents } from '../../../store';
-import { createCodingTools } from '../../../tools';
-import { SessionLibrary, type SessionHost } from '../../library/library.svelte';
-import { SessionController } from '../../session/controller.svelte';
 import { defaultSettings, type Settings } from '../../settings/settings';
 import { branchFiles } from '../../../remote/github/testing/push-fixture';
 import { HostImport } from '../host-import/host-import.svelte';
 import { PullRequestForm } from './pull-request.svelte';
+import { startTestLibrary } from '../testing/test-library';
 
 const dec = new TextDecoder();
 let mock: MockGitHub;
@@ -30,21 +24,8 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 async function importedSession(options: { token?: string; streamFn?: StreamFn; folder?: string } = {}) {
   const name = `app-${++counter}`;
   await mock.addRepo({ owner: 'octo', name, branches: { main: [{ path: 'README.md', data: '# app\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }, { path: 'old.txt', data: 'old\n' }, { path: 'bin/run', data: '#!/bin/sh\n', executable: true }] } });
-  const runtime = await createEmbeddedRuntime();
   const settings: Settings = { ...defaultSettings(), githubApiUrl: mock.apiUrl, githubRawUrl: mock.rawUrl, githubToken: options.token ?? 'ghp_mock', provider: 'anthropic', apiKey: 'sk-test' };
-  const workspace = new Workspace();
-  workspace.attach(runtime);
-  const model = testModel({ provider: 'mock', id: 'mock-model' });
-  const host: SessionHost = {
-    workspace,
-    createController: (init) =>
-      new SessionController({ ...init, workspace, tools: createCodingTools(workspace), getSettings: () => settings, resolveModel: () => model, streamFn: createScriptedStreamFn([{ content: 'Done.' }]), scheduleUpdate: (fn) => queueMicrotask(fn) }),
-  };
-  const prefix = `pull-request-${counter}-`;
-  const store = createSessionStore({ prefix });
-  const library = new SessionLibrary({ store, host, events: openSessionEvents(`test-${prefix}`), acquireLock: async () => ({ release() {} }) });
-  cleanups.push(() => { library.stop(); store.close(); });
-  await library.start();
+  const { library, runtime, store, workspace } = await startTestLibrary(settings, `pull-request-${counter}-`, cleanups, 'Done.');
   const hostImport = new HostImport({ settings: () => settings, fetch });
   hostImport.url = options.folder ? `https://github.com/octo/${name}/tree/main/${options.folder}` : `octo/${name}`;
   await hostImport.start(library);
