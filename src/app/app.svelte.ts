@@ -4,10 +4,11 @@
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
-// merge requests, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/
+// merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/
 // and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
-import type { Runtime } from '../runtime/types';
+import type { GitPushHost, Runtime } from '../runtime/types';
+import type { ShellPush } from './repos/shell-push/shell-push.svelte';
 import { Workspace } from '../runtime/workspace/workspace';
 import type { SessionStore } from '../store';
 import type { SessionLibrary } from './library/library.svelte';
@@ -71,6 +72,8 @@ export class AppState {
   readonly toasts = new Toasts();
   /** Files changed on disk in a session's folder, for its next run's prompt. */
   readonly outsideEdits = new OutsideEditNotices();
+  /** `git push` from the sandbox's shell and its questions to the person; made on the first push. */
+  shellPush = $state.raw<ShellPush | null>(null);
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -198,6 +201,15 @@ export class AppState {
     this.library = library;
     await library.start();
   }
+
+  /** The sandbox's `git push` (Runtime option gitPush): asks the person, then sends through the pull-request push. */
+  readonly gitPush: GitPushHost = async (request, signal) => {
+    if (!this.shellPush) {
+      const { ShellPush } = await import('./repos/shell-push/shell-push.svelte');
+      this.shellPush ??= new ShellPush({ library: () => this.library, settings: () => this.settings });
+    }
+    return this.shellPush.host(request, signal);
+  };
 
   openSettings(): void {
     this.settingsOpen = true;

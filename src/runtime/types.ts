@@ -120,6 +120,35 @@ export interface WorkspaceBaseline {
   remoteUrl?: string;
 }
 
+/**
+ * `git push` in a runtime's shell, as the page receives it: the work committed since the imported commit, to be sent
+ * to the host the workspace came from the way "Open pull request" sends it (there is no git protocol from a tab).
+ */
+export interface GitPushRequest {
+  /** The pushed remote's URL, as the repository has it. */
+  remoteUrl: string;
+  /** The branch named on the command line (`git push origin NAME`, `HEAD:NAME`, or the current branch when it is
+   * not the imported one); absent: the page's own choice (the session's earlier push, else conch/<title>). */
+  branch?: string;
+  /** What was pushed, as typed (HEAD, a branch), for the output. */
+  source: string;
+  /** The commit message for the host: the pushed commits' messages. */
+  message: string;
+  /** The files that differ between the imported commit and the pushed one (workdir-relative). */
+  changes: GitPushChange[];
+}
+
+export type GitPushChange =
+  | { path: string; kind: 'added' | 'modified'; data: Uint8Array; executable?: boolean }
+  | { path: string; kind: 'added' | 'modified'; symlinkTarget: string }
+  | { path: string; kind: 'deleted' };
+
+/** The page's answer: what it pushed (the branch, lines for the shell's output), or why not, for the person and the model. */
+export type GitPushAnswer = { pushed: true; branch: string; lines: string[] } | { pushed: false; message: string };
+
+/** The page's side of `git push`: asks the person (always), then sends; `signal` aborts when the command is stopped. */
+export type GitPushHost = (request: GitPushRequest, signal?: AbortSignal) => Promise<GitPushAnswer>;
+
 /** A staged workspace replacement (Runtime.beginImport). */
 export interface StagedImport {
   /**

@@ -27,7 +27,7 @@ describe('buildSystemPrompt', () => {
   it('tells the model that git works locally in the embedded sandbox, and that a WebContainer has none', () => {
     const embedded = buildSystemPrompt(base);
     expect(embedded).toMatch(/git works locally/);
-    expect(embedded).toMatch(/clone, fetch, pull and push do not \(no network\)/);
+    expect(embedded).toMatch(/clone, fetch and pull do not \(no network\); git push sends what is committed to the repository the session was imported from/);
     expect(embedded).toMatch(/first commit is the imported files/);
     const webcontainer = buildSystemPrompt({ ...base, runtimeKind: 'webcontainer' });
     expect(webcontainer).toMatch(/There is no git: jsh does not provide one/);

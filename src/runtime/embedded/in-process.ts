@@ -4,7 +4,7 @@
 // keeps track of changed files has them in time for a snapshot.
 
 import { InMemoryFs } from 'just-bash';
-import type { EntryType, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
+import type { EntryType, ExecResult, GitPushHost, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
 import type { SearchRequest, SearchResult } from '../search-types';
 import { runSearch } from '../search/run-search';
 import { runSearchAsync, runtimeSearchSource } from '../search/run-search-async';
@@ -35,6 +35,8 @@ export type EmbeddedRuntimeOptions = {
   workdir?: string;
   /** npm's registry and tarball cache; default: the public registry and a cache in memory. */
   npm?: NpmEnvironment;
+  /** The page's side of `git push` (it asks the person, then sends); without it, push says there is no network. */
+  gitPush?: GitPushHost;
 };
 
 /** The embedded runtime's own surface: a Runtime whose exec also takes a cross-thread stop flag. */
@@ -90,7 +92,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
     this.npm = createNpmCommands(options.npm);
     this.shell = new BashSession(this.fs, this.workdir, this.changes, [
-      lazyGitCommand({ workdir: this.workdir, baseline: this.baseline }),
+      lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush }),
       this.npm.beforeUse(this.node.command),
       ...this.npm.commands,
       ...searchCommands(() => this.searchIndex.current()),
