@@ -15,7 +15,7 @@ export { importGitHubRepo, type GitHubImport, type GitHubImportOptions, type Git
 export { GitHubError, type GitHubErrorKind } from './github/errors';
 export { importGitLabProject, type GitLabImport, type GitLabImportOptions, type GitLabImportProgress, type GitLabOrigin } from './gitlab/import-project';
 export { DEFAULT_GITLAB_URL, gitlabApiUrl, type GitLabAccess } from './gitlab/api';
-export { testGitLabToken, type GitLabTokenCheck } from './gitlab/token-check';
+export { describeGitLabTokenTest, testGitLabToken, testGitLabTokenForSettings, type GitLabTokenCheck } from './gitlab/token-check';
 export { GitLabError, type GitLabErrorKind } from './gitlab/errors';
 export type { FolderHandle, FolderFileHandle, FolderFileSnapshot, FolderWritable } from './local-folder/folder-handle';
 export { parseFolderSync, type FileStamp, type FolderSync } from './local-folder/folder-sync';
