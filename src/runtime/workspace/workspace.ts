@@ -258,12 +258,11 @@ export class Workspace implements Runtime {
     const { runSearchAsync, runtimeSearchSource } = await import('../search/run-search-async');
     return runSearchAsync({ ...request, path: resolvePath(rt.workdir, request.path) }, runtimeSearchSource(rt));
   };
-  /** Places read-only files outside the workdir (Runtime.placeReadOnly); false when the live runtime cannot. */
-  placeReadOnly = async (root: string, files: WorkspaceFile[]): Promise<boolean> => {
+  /** Places read-only files outside the workdir (Runtime.placeReadOnly); rejects when the live runtime cannot. */
+  placeReadOnly = async (root: string, files: WorkspaceFile[]): Promise<void> => {
     const rt = await this.ready();
-    if (!rt.placeReadOnly) return false;
+    if (!rt.placeReadOnly) throw new Error(`The ${rt.kind} runtime cannot hold files outside the workspace, so ${root} is not there.`);
     await rt.placeReadOnly(root, files);
-    return true;
   };
   /** Tells the live runtime (when it has git) which tree the workspace was imported from; a runtime that takes over is told too. */
   setBaseline = async (baseline: WorkspaceBaseline | null): Promise<void> => {
