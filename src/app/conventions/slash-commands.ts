@@ -61,3 +61,10 @@ export function slashMenuItems(commands: SlashCommandSet, query: string): SlashM
   const containing = all.filter((item) => !item.name.toLowerCase().startsWith(q) && item.name.toLowerCase().includes(q));
   return [...starting, ...containing];
 }
+
+/** What the composer sends for `text`: a command's expansion with the typed form, or the text itself (with a hint when it looked like a command). */
+export function composeMessage(text: string, commands: SlashCommandSet): { text: string; typed?: string; hint: string | null } {
+  const resolution = resolveSlashCommand(text, commands);
+  if (resolution.kind === 'expanded') return { text: resolution.text, typed: resolution.typed, hint: null };
+  return { text, hint: resolution.kind === 'unknown' ? resolution.hint : null };
+}
