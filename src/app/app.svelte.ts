@@ -4,8 +4,8 @@
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
-// merge requests, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/
-// and terminal/.
+// merge requests, a local folder), settings/ (settings, model choice, live model lists, storage view), conventions/
+// (skills and command templates), compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace/workspace';
@@ -22,6 +22,7 @@ import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { errorText } from '../ai/messages';
+import { Conventions } from './conventions/conventions.svelte';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
@@ -71,6 +72,11 @@ export class AppState {
   readonly toasts = new Toasts();
   /** Files changed on disk in a session's folder, for its next run's prompt. */
   readonly outsideEdits = new OutsideEditNotices();
+  /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
+  readonly conventions = new Conventions({
+    workspace: this.workspace,
+    openStore: async () => (await import('../store')).createPersonalConventionsStore(),
+  });
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -186,6 +192,7 @@ export class AppState {
       resolveModel,
       streamFn: engine.streamFn,
       takeNotices: () => this.outsideEdits.take(init.id),
+      skillsForRun: () => this.conventions.forRun(),
     });
   }
 
