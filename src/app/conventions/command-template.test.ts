@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandTemplate, parseCommandTemplate } from './command-template';
+import { parseCommandTemplate } from './command-template';
+import { expandTemplate } from './template-expansion';
 
 describe('expandTemplate', () => {
   it('puts all the arguments in for $ARGUMENTS', () => {

@@ -5,11 +5,9 @@ import type { Workspace } from '../../runtime/workspace/workspace';
 import type { PersonalConventionsContents, PersonalConventionsStore } from '../../store';
 import type { PromptSkill } from '../prompt/system-prompt';
 import { errorText } from '../error-text';
-import { parseCommandTemplate, type CommandTemplate } from './command-template';
-import { conventionsIn } from './imported-files';
-import { parseSkill, type Skill } from './skill';
+import type { CommandTemplate } from './command-template';
+import type { Skill } from './skill';
 import type { SlashCommandSet } from './slash-commands';
-import { findWorkspaceConventions } from './workspace-conventions';
 
 /** Where the person's own skills are in the sandbox, outside the workspace. */
 export const PERSONAL_SKILLS_ROOT = '/skills';
@@ -36,6 +34,9 @@ export class Conventions implements SessionConventions {
   workspaceSkills = $state.raw<Skill[]>([]);
   workspaceTemplates = $state.raw<CommandTemplate[]>([]);
   personal = $state.raw<PersonalConventionsContents>({ skills: [], commands: [], off: [] });
+  /** The person's own, read (parsing loads with the first look, outside the initial bundle). */
+  personalSkills = $state.raw<Skill[]>([]);
+  private personalTemplates = $state.raw<CommandTemplate[]>([]);
   /** The last import, removal or switch that went wrong, for the person. */
   error = $state<string | null>(null);
 
@@ -55,19 +56,9 @@ export class Conventions implements SessionConventions {
     });
   }
 
-  get personalSkills(): Skill[] {
-    return this.personal.skills.map((record) => {
-      const file = record.files.find((f) => f.path === 'SKILL.md');
-      const path = `${PERSONAL_SKILLS_ROOT}/${record.name}/SKILL.md`;
-      if (!file) return { ...parseSkill({ folder: record.name, path, text: '', source: 'personal' }), invalid: 'The folder has no SKILL.md.' };
-      return parseSkill({ folder: record.name, path, text: new TextDecoder().decode(file.data), source: 'personal' });
-    });
-  }
-
   get templates(): CommandTemplate[] {
-    const personal = this.personal.commands.map((c) => parseCommandTemplate({ fileName: `${c.name}.md`, path: `${c.name}.md`, text: c.text, source: 'personal' }));
     const names = new Set(this.workspaceTemplates.map((t) => t.name));
-    return [...this.workspaceTemplates, ...personal.filter((t) => !names.has(t.name))];
+    return [...this.workspaceTemplates, ...this.personalTemplates.filter((t) => !names.has(t.name))];
   }
 
   commands(): SlashCommandSet {
@@ -86,6 +77,7 @@ export class Conventions implements SessionConventions {
   load(): Promise<void> {
     this.loaded ??= this.openStore().then(async (store) => {
       if (store) this.personal = await store.load();
+      await this.readPersonal();
     }).catch((error) => {
       this.error = `Your skills could not be read: ${errorText(error)}`;
     });
@@ -95,6 +87,7 @@ export class Conventions implements SessionConventions {
   async refresh(): Promise<void> {
     await this.load();
     try {
+      const { findWorkspaceConventions } = await import('./workspace-conventions');
       const found = await findWorkspaceConventions(this.options.workspace);
       this.workspaceSkills = found.skills;
       this.workspaceTemplates = found.templates;
@@ -142,6 +135,7 @@ export class Conventions implements SessionConventions {
     await this.change(async (store) => {
       await store?.remove('skill', name);
       this.personal = { ...this.personal, skills: this.personal.skills.filter((s) => s.name !== name), off: this.personal.off.filter((k) => k !== `personal:${name}`) };
+      await this.readPersonal();
     });
   }
 
@@ -155,7 +149,7 @@ export class Conventions implements SessionConventions {
   }
 
   private async importFiles(files: Map<string, Uint8Array>, fallbackName: string): Promise<{ skills: number; commands: number }> {
-    const found = conventionsIn(files, fallbackName);
+    const found = (await import('./imported-files')).conventionsIn(files, fallbackName);
     if (found.skills.length === 0 && found.commands.length === 0) {
       throw new Error('it holds no SKILL.md and no commands/*.md. A skill is a folder with a SKILL.md in it.');
     }
@@ -169,6 +163,7 @@ export class Conventions implements SessionConventions {
       skills: mergeByName(this.personal.skills, found.skills),
       commands: mergeByName(this.personal.commands, found.commands),
     };
+    await this.readPersonal();
     return { skills: found.skills.length, commands: found.commands.length };
   }
 
@@ -180,6 +175,13 @@ export class Conventions implements SessionConventions {
     } catch (error) {
       this.error = errorText(error);
     }
+  }
+
+  private async readPersonal(): Promise<void> {
+    const { readPersonal } = await import('./personal-reading');
+    const read = readPersonal(this.personal, PERSONAL_SKILLS_ROOT);
+    this.personalSkills = read.skills;
+    this.personalTemplates = read.templates;
   }
 
   private openStore(): Promise<PersonalConventionsStore | null> {

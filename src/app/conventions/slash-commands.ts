@@ -1,8 +1,9 @@
 // What a message starting with `/` means: the built-in `/compact` (handled by the session), `/skill:<name> [text]`
 // (the skill's body and the text), a command template (its text with the arguments put in), or an unknown word,
 // sent as typed with a hint. The composer's menu lists the same commands.
-import { expandTemplate, type CommandTemplate } from './command-template';
+import type { CommandTemplate } from './command-template';
 import type { Skill } from './skill';
+import { expandTemplate } from './template-expansion';
 
 /** The commands a session can run now: usable skills and templates, and why the others cannot be used. */
 export type SlashCommandSet = {

@@ -1,5 +1,5 @@
 // The composer's `/` menu: open while the draft is a `/` and a word being typed at its very start, filtered by that
-// word; arrows move, Enter or Tab picks (the draft becomes `/name `), Escape closes it until the draft changes.
+// word; arrows move, Enter or Tab picks (the draft becomes `/name `; Enter on a name typed out in full sends it), Escape closes it until the draft changes.
 import { slashMenuItems, type SlashCommandSet, type SlashMenuItem } from './slash-commands';
 
 const TYPING_COMMAND = /^\/(\S*)$/;
@@ -36,7 +36,11 @@ export class SlashMenu {
     const count = this.items.length;
     if (key === 'ArrowDown') this.selected = (this.selected + 1) % count;
     else if (key === 'ArrowUp') this.selected = (this.selected - 1 + count) % count;
-    else if (key === 'Enter' || key === 'Tab') return this.pick(this.selected);
+    else if (key === 'Enter' && draft.trim() === `/${this.items[this.selected].name}`) {
+      // The command is typed out already: Enter sends it.
+      this.close(draft);
+      return false;
+    } else if (key === 'Enter' || key === 'Tab') return this.pick(this.selected);
     else if (key === 'Escape') this.close(draft);
     else return false;
     return true;

@@ -33,5 +33,8 @@ describe('SlashMenu', () => {
     menu.follow('/c');
     expect(menu.items.map((i) => i.name)).toEqual(['compact']);
     expect(menu.key('a', '/c')).toBe(false);
+    menu.follow('/compact');
+    expect(menu.key('Enter', '/compact')).toBe(false);
+    expect(menu.open).toBe(false);
   });
 });
