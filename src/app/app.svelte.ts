@@ -4,8 +4,8 @@
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
-// merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/
-// and terminal/.
+// merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
+// storage view), conventions/ (skills and command templates), compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
@@ -23,6 +23,7 @@ import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { errorText } from '../ai/messages';
+import { Conventions } from './conventions/conventions.svelte';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
@@ -74,6 +75,11 @@ export class AppState {
   readonly outsideEdits = new OutsideEditNotices();
   /** `git push` from the sandbox's shell and its questions to the person; made on the first push. */
   shellPush = $state.raw<ShellPush | null>(null);
+  /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
+  readonly conventions = new Conventions({
+    workspace: this.workspace,
+    openStore: async () => (await import('../store')).createPersonalConventionsStore(),
+  });
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -189,6 +195,7 @@ export class AppState {
       resolveModel,
       streamFn: engine.streamFn,
       takeNotices: () => this.outsideEdits.take(init.id),
+      skillsForRun: () => this.conventions.forRun(),
     });
   }
 

@@ -82,3 +82,15 @@ describe('buildSystemPrompt', () => {
     expect(prompt).toContain('You can only look, not change');
   });
 });
+
+describe('buildSystemPrompt with skills', () => {
+  it('lists each skill by name, description and SKILL.md path, with the rule to read it first', () => {
+    const prompt = buildSystemPrompt({
+      ...base,
+      skills: [{ name: 'pdf-tools', description: 'Fill PDF forms.\nUse when a PDF is given.', path: '/skills/pdf-tools/SKILL.md' }],
+    });
+    expect(prompt).toContain('- pdf-tools: Fill PDF forms. Use when a PDF is given. (/skills/pdf-tools/SKILL.md)');
+    expect(prompt).toMatch(/Before doing work that matches a skill's description, read its SKILL.md/);
+    expect(buildSystemPrompt(base)).not.toContain('Skills:');
+  });
+});

@@ -3,6 +3,8 @@
 import { isCodingToolName, toolTraits, type CodingToolName } from '../../tools/catalog';
 
 export type PromptTool = { name: string; description: string };
+/** A skill the model may use by itself: it reads the SKILL.md at `path` when the work matches `description`. */
+export type PromptSkill = { name: string; description: string; path: string };
 
 export type SystemPromptInput = {
   runtimeKind: 'webcontainer' | 'embedded';
@@ -14,6 +16,8 @@ export type SystemPromptInput = {
   /** Contents of AGENTS.md (or CLAUDE.md) from the workspace root, when present. */
   agentsMd?: { fileName: string; content: string };
   customInstructions?: string;
+  /** The skills that are on and the model may pick (their bodies stay out: the model reads them on demand). */
+  skills?: PromptSkill[];
   /** One-line notices for this request only (files changed on disk since the last run), after the listing. */
   notices?: string[];
 };
@@ -67,6 +71,14 @@ function describeTools(tools: PromptTool[]): string {
   return `Tools available:\n${lines.join('\n')}\n\nGuidelines:\n${guidelines.map((g) => `- ${g}`).join('\n')}`;
 }
 
+function describeSkills(skills: PromptSkill[]): string {
+  const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')} (${s.path})`);
+  return [
+    'Skills: instructions for particular kinds of work. Before doing work that matches a skill\'s description, read its SKILL.md with the read tool and follow it; files it mentions are relative to its folder.',
+    ...lines,
+  ].join('\n');
+}
+
 function isoDay(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
@@ -88,6 +100,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
       : input.agentsMd.content;
     sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${content.trim()}`);
   }
+  if (input.skills && input.skills.length > 0) sections.push(describeSkills(input.skills));
   if (input.customInstructions && input.customInstructions.trim() !== '') {
     sections.push(`The person's own instructions:\n${input.customInstructions.trim()}`);
   }

@@ -2,10 +2,10 @@
 // project's own instructions (AGENTS.md, or CLAUDE.md), read from the sandbox when the run starts.
 import type { AgentTool } from '../../agent/types';
 import type { Runtime } from '../../runtime/types';
-import { buildSystemPrompt } from './system-prompt';
+import { buildSystemPrompt, type PromptSkill } from './system-prompt';
 
-/** The system prompt for `tools` in `runtime`'s workspace (with this run's `notices`); an unreadable workspace gives an empty listing. */
-export async function workspaceSystemPrompt(runtime: Runtime, tools: AgentTool[], customInstructions: string, date: Date, notices: string[] = []): Promise<string> {
+/** The system prompt for `tools` in `runtime`'s workspace (with this run's `notices` and `skills`); an unreadable workspace gives an empty listing. */
+export async function workspaceSystemPrompt(runtime: Runtime, tools: AgentTool[], customInstructions: string, date: Date, notices: string[] = [], skills: PromptSkill[] = []): Promise<string> {
   let listing: string[] = [];
   try {
     const entries = await runtime.readdir(runtime.workdir);
@@ -34,5 +34,6 @@ export async function workspaceSystemPrompt(runtime: Runtime, tools: AgentTool[]
     agentsMd,
     customInstructions,
     notices,
+    skills,
   });
 }

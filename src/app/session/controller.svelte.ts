@@ -16,7 +16,7 @@ import type { PendingApproval } from '../policy/approval-queue.svelte';
 import type { ApprovalAnswer } from '../policy/policy';
 import { SessionApprovals } from './approvals';
 import { PromptQueue, promptMessage } from './prompt-queue.svelte';
-import { RunOptions } from './run-options';
+import { RunOptions, type RunSources } from './run-options';
 import type { Settings } from '../settings/settings';
 import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
@@ -25,7 +25,7 @@ import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
 
-export type { SessionTotals };
+export type { ReplyProgress, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
 
 /**
@@ -33,8 +33,6 @@ export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
  * after the message before its `atSeq`); a run ended.
  */
 export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
-
-export type { ReplyProgress };
 
 export type SessionControllerOptions = {
   id?: string;
@@ -58,6 +56,8 @@ export type SessionControllerOptions = {
   takeNotices?: () => string[];
   /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
   scheduleUpdate?: (fn: () => void) => void;
+  /** The skills for the prompt, made ready in the sandbox (none when absent). */
+  skillsForRun?: RunSources['skills'];
 };
 
 let sessionCounter = 0;
@@ -103,6 +103,7 @@ export class SessionController {
       streamFn: options.streamFn,
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
+      skills: options.skillsForRun,
     });
     this.compaction = new SessionCompaction(
       options.compactions ?? [],
@@ -209,9 +210,9 @@ export class SessionController {
 
   /**
    * Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. `/compact [focus]`
-   * compacts the context instead.
+   * compacts the context instead. `typed`: the command `text` expands (the transcript shows it; the model gets `text`).
    */
-  send(text: string, images: ImageContent[] = []): void {
+  send(text: string, images: ImageContent[] = [], typed?: string): void {
     const trimmed = text.trim();
     if (trimmed === '' && images.length === 0) return;
     const command = images.length === 0 ? parseCompactCommand(trimmed) : null;
@@ -219,12 +220,12 @@ export class SessionController {
       this.compact(command);
       return;
     }
-    const message = promptMessage(trimmed, images);
+    const message = typed ? { ...promptMessage(trimmed, images), command: typed } : promptMessage(trimmed, images);
     if (this.running) {
       this.prompts.queue(message);
       return;
     }
-    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed) || (trimmed ? 'New session' : 'Image');
+    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(typed ?? trimmed) || (trimmed ? 'New session' : 'Image');
     this.start([message]);
   }
 

@@ -7,6 +7,7 @@ import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
 import { activeToolNames } from '../policy/policy';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
+import type { PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
@@ -20,6 +21,8 @@ export type RunSources = {
   now?: () => Date;
   /** Hears "… Retrying in N s…" while a request is retried. */
   onRetryNotice: (notice: string) => void;
+  /** The skills for the prompt, made ready in the sandbox (none when absent). */
+  skills?: () => Promise<PromptSkill[]>;
 };
 
 /** A session's runs' options, made from its settings at each start. */
@@ -32,8 +35,9 @@ export class RunOptions {
     return this.sources.tools.filter((tool) => active.has(tool.name));
   }
 
-  systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices);
+  async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
+    const skills = (await this.sources.skills?.()) ?? [];
+    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices, skills);
   }
 
   /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
