@@ -8,7 +8,7 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolResult } from '../../agent/types';
 import { mcpAgentTool } from './agent-tool';
 import { mapCallResult, type CallToolAnswer } from './call-result';
-import { failureKind, failureText, unreachableReason } from './failures';
+import { failureKind, failureText, unreachableReason, type FailureKind } from './failures';
 import { GuardedFetch } from './guarded-fetch';
 import { promptInfos, promptText } from './prompt-list';
 import { openSession, type Session } from './session';
@@ -82,7 +82,7 @@ export class McpClientConnection implements McpConnection {
   async call(tool: McpToolInfo, args: unknown, signal?: AbortSignal, onUpdate?: Progress): Promise<AgentToolResult> {
     const session = await this.usableSession(tool.name);
     const answer = (await this.withExpiredRetry(session, (s) => this.callOnce(s, tool, args, signal, onUpdate)).catch((error: unknown) => {
-      throw new Error(this.callFailure(tool, error));
+      throw new Error(this.callFailure(tool, signal?.aborted ? 'aborted' : failureKind(error), error));
     })) as CallToolAnswer;
     const spill = this.options.spill;
     const mapped = await mapCallResult(answer, spill ? (text) => spill(tool.name, text) : undefined);
@@ -201,12 +201,12 @@ export class McpClientConnection implements McpConnection {
     }
   }
 
-  private callFailure(tool: McpToolInfo, error: unknown): string {
-    const kind = failureKind(error);
+  // The SDK rejects an aborted request as it does a timed-out one, so the caller's signal tells them apart.
+  private callFailure(tool: McpToolInfo, kind: FailureKind, error: unknown): string {
     const server = `the MCP server "${this.config.name}"`;
     switch (kind) {
       case 'timeout':
-        return `${tool.name} did not answer within ${Math.round(this.timeoutMs / 1000)} s (the tool timeout), so the call was cancelled. ` +
+        return `${tool.name} did not answer within ${duration(this.timeoutMs)} (the tool timeout), so the call was cancelled. ` +
           `${server} may be slow or stuck: try again with a smaller request, or go on without this tool.`;
       case 'aborted':
         return `${tool.name} was stopped before it finished.`;
@@ -238,4 +238,8 @@ export class McpClientConnection implements McpConnection {
   private emit(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
