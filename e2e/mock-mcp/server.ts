@@ -2,7 +2,8 @@
 // raw JSON Schemas, hostile ones included) over StreamableHTTPServerTransport, one per session, on Node's http. It
 // sends CORS headers (allowing any origin, exposing Mcp-Session-Id) unless made without them, and can be killed and
 // restarted on its port, have its sessions expired, and change its tool list (sending list_changed). Its hostile
-// tools that no SDK server would send are answered here, below the transport. OAuth: a later slice (an `auth` hook).
+// tools that no SDK server would send are answered here, below the transport. `{ oauth }` puts an authorization
+// server in front of it (oauth.ts): the MCP endpoint answers 401 until a valid bearer token is sent.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -12,6 +13,7 @@ import {
   CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { listen, readBody } from '../loopback-http';
+import { mockOAuth, type MockOAuth, type MockOAuthOptions } from './oauth';
 import { hostileTools, STANDARD_TOOLS, type MockTool } from './tools';
 
 export type MockMcpOptions = {
@@ -24,6 +26,8 @@ export type MockMcpOptions = {
   status?: number;
   /** How many tools one tools/list page holds (default: all on one page). */
   pageSize?: number;
+  /** An authorization server in the same mock; the MCP endpoint then needs one of its bearer tokens. */
+  oauth?: MockOAuthOptions | true;
 };
 
 export type MockMcpCall = { tool: string; args: unknown; cancelled: boolean };
@@ -33,6 +37,8 @@ export type MockMcp = {
   calls: MockMcpCall[];
   /** Milliseconds each tools/call handler took on the server (the bench's "server's own time"). */
   handlerMs: number[];
+  /** The authorization server, when made with `oauth` (its records and switches). */
+  oauth?: MockOAuth;
   /** Replaces the tool list and tells every session (notifications/tools/list_changed). */
   setTools(tools: MockTool[]): Promise<void>;
   /** Forgets every session: the next request with an old Mcp-Session-Id gets 404. */
@@ -53,6 +59,7 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
   const calls: MockMcpCall[] = [];
   const handlerMs: number[] = [];
   const sockets = new Set<Socket>();
+  let oauth: MockOAuth | undefined;
 
   const makeServer = (): Server => {
     const server = new Server({ name: 'mock-mcp', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } } });
@@ -90,12 +97,14 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (options.cors !== false) {
       res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+      res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate');
       res.setHeader('Access-Control-Allow-Headers', 'content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id');
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
     }
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     if (options.status) return void res.writeHead(options.status, { 'content-type': 'text/plain' }).end('mock status');
+    if (oauth && (await oauth.handle(req, res, new URL(req.url ?? '/', 'http://127.0.0.1')))) return;
+    if (oauth && !oauth.authorized(req)) return oauth.challenge(res);
     const body = req.method === 'POST' ? parseJson(await readBody(req)) : undefined;
     if (options.hostile && answerHostile(body, res)) return;
     const sessionId = req.headers['mcp-session-id'];
@@ -118,6 +127,8 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
 
   let http: HttpServer = await listen(createHttp(handle), sockets);
   const port = (http.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/mcp`;
+  if (options.oauth) oauth = mockOAuth(url, options.oauth === true ? {} : options.oauth);
   const forgetSessions = () => {
     for (const session of sessions.values()) void session.server.close().catch(() => undefined);
     sessions.clear();
@@ -128,9 +139,10 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url,
     calls,
     handlerMs,
+    oauth,
     async setTools(next) {
       tools = next;
       await Promise.all([...sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)));
