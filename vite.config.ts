@@ -28,7 +28,7 @@ export default defineConfig({
   },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   test: {
-    include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'e2e/mock-github/**/*.test.ts', 'e2e/mock-gitlab/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'e2e/mock-provider/**/*.test.ts', 'e2e/mock-github/**/*.test.ts', 'e2e/mock-gitlab/**/*.test.ts', 'e2e/mock-mcp/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20000,
     pool: 'forks',

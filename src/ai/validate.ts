@@ -9,9 +9,18 @@ import { schemaCheck } from './schema-check';
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; message: string };
 
+/**
+ * A schema from outside Conch (an MCP server's JSON Schema, which TypeBox cannot read) carries its own check under
+ * this key; it coerces and reports with the helpers below, so its errors read like a built-in tool's.
+ */
+export const OWN_VALIDATION = Symbol('conch.ownValidation');
+export type OwnValidation = (toolName: string, rawArgs: unknown) => ValidationResult;
+
 /** Checks a tool call's arguments; on success `value` is a fresh coerced copy (the input is never mutated). */
 export function validateToolArguments(tool: { name: string; parameters: TSchema }, rawArgs: unknown): ValidationResult {
   const schema = tool.parameters;
+  const own = (schema as { [OWN_VALIDATION]?: OwnValidation })[OWN_VALIDATION];
+  if (own) return own(tool.name, rawArgs);
   try {
     const value = normalizerFor(schema)(rawArgs);
     if (schemaCheck(schema)?.(value) || Value.Check(schema, value)) return { ok: true, value };
@@ -77,6 +86,14 @@ function parseDecimal(value: string): number | undefined {
   const parsed = Number(text);
   return Number.isFinite(parsed) ? parsed : undefined;
 }
+
+/** The limited coercions, by JSON Schema type: what a model unambiguously meant (e.g. "3" for a number). */
+export const COERCIONS = {
+  number: (value: unknown) => coerceToNumber(value),
+  integer: (value: unknown) => coerceToInteger(value),
+  boolean: (value: unknown) => coerceToBoolean(value),
+  string: (value: unknown) => coerceToString(value),
+} as const;
 
 function coerceToNumber(value: unknown): unknown {
   if (typeof value !== 'string') return copyJson(value);
@@ -179,14 +196,14 @@ function intersectNormalizer(members: TSchema[]): Normalizer {
   return (value) => steps.reduce<unknown>((current, step) => step(current), value);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
 
 /** Deep copy of JSON-shaped data; anything else (class instances, typed arrays) is kept by reference. */
-function copyJson(value: unknown): unknown {
+export function copyJson(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(copyJson);
   if (!isPlainObject(value)) return value;
@@ -222,6 +239,12 @@ function describeFailure(toolName: string, schema: TSchema, checked: unknown, ra
     seen.add(line);
     lines.push(line);
   }
+  return validationFailure(toolName, lines, rawArgs);
+}
+
+/** The model's message for failing arguments: one `- path: problem` line per failing field, then what it sent. */
+export function validationFailure(toolName: string, problemLines: string[], rawArgs: unknown): string {
+  const lines = [...problemLines];
   if (lines.length === 0) lines.push('- (root): does not match the schema');
   if (lines.length > MAX_PROBLEM_LINES) {
     const hidden = lines.length - MAX_PROBLEM_LINES;
@@ -252,7 +275,8 @@ function describeSchema(schema: TSchema): string {
   return 'a value of another shape';
 }
 
-function preview(value: unknown): string {
+/** A value as short JSON for an error line (at most 80 characters). */
+export function preview(value: unknown): string {
   const text = safeJson(value, 0);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -1,6 +1,7 @@
 // The contract between the MCP client (src/remote/mcp) and the app: a server as the person configured it, a live
 // connection to it with its state, its tools as the loop's AgentTools (named mcp__<server>__<tool>), and its prompts.
 // Everything a server sends is untrusted input: names, descriptions, schemas and results are checked and cut here.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AgentTool } from '../../agent/types';
 
 /** A server as the person set it up in Settings → MCP servers (kept in the settings store, like API keys). */
@@ -18,7 +19,8 @@ export type McpServerConfig = {
 
 export type McpServerState =
   | { state: 'connecting' }
-  | { state: 'connected'; tools: number }
+  /** `note`: what was left out of the list (over 500 tools, unusable entries), for the person. */
+  | { state: 'connected'; tools: number; note?: string }
   | { state: 'needs-auth' }
   | { state: 'failed'; reason: string };
 
@@ -71,4 +73,8 @@ export type McpConnectOptions = {
   toolTimeoutMs?: number;
   /** Where a tool's full output is spilled when truncated (a workspace-relative path is returned to the model). */
   spill?: (toolName: string, text: string) => Promise<string | undefined>;
+  /** The OAuth sign-in (a later slice): given, the transports answer a 401 with its flow; absent, a 401 is needs-auth. */
+  authProvider?: OAuthClientProvider;
+  /** A server's answer is not read past this many bytes (default 10 MB). */
+  maxResponseBytes?: number;
 };
