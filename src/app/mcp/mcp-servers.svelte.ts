@@ -7,7 +7,7 @@ import { errorText } from '../../ai/messages';
 import type { McpConnection, McpConnectOptions, McpServerConfig, McpServerState, McpToolInfo } from '../../remote/mcp/types';
 import { activeMcpToolNames, type McpToolTraits } from '../policy/policy';
 import type { Settings } from '../settings/settings';
-import { connectMcpServer, type ConnectMcpServer } from './connect-loader';
+import { connectMcpServer } from '../../remote/mcp/on-demand';
 import { descriptionFingerprint, reviewKey } from './mcp-settings';
 import { mcpPromptCommands, type PromptCommand } from './prompt-commands';
 
@@ -31,6 +31,8 @@ export type McpReview = {
 
 /** The MCP part of the settings, which this owns and stores. */
 export type McpSettings = Pick<Settings, 'mcpServers' | 'mcpReviewed' | 'mcpActiveTools'>;
+
+type ConnectMcpServer = typeof connectMcpServer;
 
 export type McpServersOptions = {
   settings(): Settings;
