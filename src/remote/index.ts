@@ -8,7 +8,9 @@
 // fork when the token cannot push; base-modes.ts, which modified files are executables; token-test.ts, Settings' Test token); gitlab/ (the import: the project and ref resolved, its archive.zip
 // read by the zip import; the merge request: one commit of actions, then the MR; the token test); local-folder/ (a
 // folder picked by the app, through a FolderHandle: import under the zip import's rules, a sync record of what each
-// file held, write-back that asks on conflict, refresh from disk, the edit permission).
+// file held, write-back that asks on conflict, refresh from disk, the edit permission); mcp/ (remote MCP servers:
+// connectMcpServer loads the SDK client on first use (on-demand.ts -> connect.ts); a connection's tools are the loop's
+// AgentTools named mcp__<server>__<tool>, checked against the server's JSON Schema; hostile answers are capped).
 export { parseRepoUrl, refCandidates, repoWebUrl, type KnownHosts, type RepoHost, type RepoLocation, type RepoUrlResult } from './repo-url';
 export { repoFromLink, repoLink, withoutRepoLink, type LinkOrigin, type RepoLinkResult } from './repo-link';
 export { importGitHubRepo, type GitHubImport, type GitHubImportOptions, type GitHubImportProgress, type GitHubOrigin } from './github/import-repo';
@@ -51,3 +53,7 @@ export {
   openGitLabMergeRequest, type GitLabMergeRequestOptions, type GitLabMergeRequestRequest, type GitLabMergeRequestResult, type MergeRequestRecord, type MergeRequestRef,
 } from './gitlab/merge-request';
 export { MergeRequestError, type MergeRequestErrorKind } from './gitlab/merge-request-errors';
+export { connectMcpServer } from './mcp/on-demand';
+export { CORS_MESSAGE } from './mcp/failures';
+export { registryToolName, serverNamePart } from './mcp/tool-names';
+export type { McpConnection, McpConnectOptions, McpPromptInfo, McpServerConfig, McpServerState, McpToolInfo } from './mcp/types';

@@ -17,7 +17,7 @@ function effectsOf(readOnlyHint: boolean): ToolEffects | undefined {
 describe('the read-only hint in batch ordering', () => {
   it('read-only MCP calls overlap each other and a file read; others are barriers like bash', () => {
     const order = new BatchOrder<string>();
-    const read = { kind: 'read', paths: ['/project/a.ts'] } as const;
+    const read: ToolEffects = { kind: 'read', paths: ['/project/a.ts'] };
     order.add(read, 'read a.ts');
     expect(order.mustFollow(effectsOf(true))).toEqual([]);
     order.add(effectsOf(true), 'mcp read-only');
