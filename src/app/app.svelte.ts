@@ -5,7 +5,8 @@
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
-// storage view), conventions/ (skills and command templates), compaction/ and terminal/.
+// storage view), conventions/ (skills and command templates), compaction/, mcp/ (the remote MCP servers:
+// connections, tool review, their tools and prompts) and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
@@ -22,6 +23,7 @@ import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
+import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
 
@@ -80,6 +82,8 @@ export class AppState {
     workspace: this.workspace,
     openStore: async () => (await import('../store')).createPersonalConventionsStore(),
   });
+  /** The remote MCP servers: their connections, state, tool review and the tools they give each run. */
+  readonly mcp: McpServers;
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -95,6 +99,7 @@ export class AppState {
 
   constructor(options: AppStateOptions) {
     this.options = options;
+    this.mcp = new McpServers({ settings: () => this.settings, store: (change) => this.storeMcpSettings(change) });
     this.sessionShownAtStart = new Promise((resolve) => (this.markSessionShown = resolve));
   }
 
@@ -123,6 +128,7 @@ export class AppState {
     this.libraryStart = this.startLibrary();
     void this.libraryStart.then(this.markSessionShown, this.markSessionShown);
     await settings;
+    this.mcp.start();
     const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
     if (runtime) await this.useRuntime(runtime);
     else this.sandboxFailed();
@@ -191,6 +197,7 @@ export class AppState {
       ...init,
       workspace: this.workspace,
       tools: engine.tools,
+      externalTools: this.mcp,
       getSettings: () => this.settings,
       resolveModel,
       streamFn: engine.streamFn,
@@ -229,7 +236,9 @@ export class AppState {
   /** Applies and stores new settings. */
   async saveSettings(next: Settings): Promise<void> {
     const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
-    this.settings = parseSettings(next);
+    // The MCP servers are saved from their own form as the person changes them; the dialog's copy may be older.
+    const { mcpServers, mcpReviewed, mcpActiveTools } = this.settings;
+    this.settings = parseSettings({ ...next, mcpServers, mcpReviewed, mcpActiveTools });
     this.settingsOpen = false;
     this.applyTheme();
     await this.persistSettings();
@@ -241,6 +250,11 @@ export class AppState {
   /** Changes the approval mode from the top bar (the policy reads it at the next tool call) and stores it. */
   async setApprovalMode(mode: Settings['approvalMode']): Promise<void> {
     this.settings.approvalMode = mode;
+    await this.persistSettings();
+  }
+
+  private async storeMcpSettings(change: Partial<McpSettings>): Promise<void> {
+    this.settings = { ...this.settings, ...change };
     await this.persistSettings();
   }
 

@@ -1,7 +1,9 @@
 // The approval policy: the loop's beforeToolCall. It decides whether a tool call runs, is blocked, or waits for
 // the person, who answers a question object the UI renders. The sandbox is the isolation boundary, so `auto`
 // runs everything; `ask` and protected paths put a person in the loop; the doom-loop guard stops a model that
-// keeps repeating a failing call.
+// keeps repeating a failing call. An MCP server's tools ask in every mode until the person always-allows the tool or
+// its server: their annotations come from an untrusted server, so a read-only hint may order a batch (and keep the
+// tool in read-only mode) but never grants permission.
 import { minimatch } from 'minimatch';
 import type { AgentTool, BeforeToolCallResult } from '../../agent/types';
 import type { ToolCall } from '../../ai/types';
@@ -13,7 +15,8 @@ import type { ApprovalMode } from '../settings/settings';
 export type ApprovalReason =
   | { kind: 'ask-mode' }
   | { kind: 'protected-path'; path: string; pattern: string }
-  | { kind: 'doom-loop'; repeats: number; lastError: string };
+  | { kind: 'doom-loop'; repeats: number; lastError: string }
+  | { kind: 'mcp-tool'; server: string };
 
 /** A question for the person about one tool call; the UI renders it and answers through the promise. */
 export type ApprovalQuestion = {
@@ -22,11 +25,20 @@ export type ApprovalQuestion = {
   toolName: string;
   args: unknown;
   reason: ApprovalReason;
+  /** The MCP server whose tool this is ("Always allow this server" is offered); absent for the coding tools. */
+  server?: string;
   /** False when "always allow" would be unsafe to offer (protected paths and doom loops ask every time). */
   canAlwaysAllow: boolean;
 };
 
-export type ApprovalAnswer = { decision: 'allow' } | { decision: 'always' } | { decision: 'deny'; reason?: string };
+export type ApprovalAnswer =
+  | { decision: 'allow' }
+  | { decision: 'always' }
+  | { decision: 'always-server' }
+  | { decision: 'deny'; reason?: string };
+
+/** What the policy knows of an MCP tool: its server's name and whether the server hinted it is read-only. */
+export type McpToolTraits = { server: string; readOnlyHint: boolean };
 
 export type PolicySettings = { approvalMode: ApprovalMode; protectedPaths: string[] };
 
@@ -37,6 +49,8 @@ export type ToolPolicyOptions = {
   getSettings(): PolicySettings;
   /** Shows the question and resolves with the person's answer; should reject or settle when `signal` aborts. */
   ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  /** The MCP tool called `name`, if it is one. */
+  mcpToolOf?(name: string): McpToolTraits | undefined;
 };
 
 export const DOOM_LOOP_REPEATS = 3;
@@ -47,6 +61,15 @@ export const DOOM_LOOP_REPEATS = 3;
  */
 export function activeToolNames(enabled: readonly string[], mode: ApprovalMode): string[] {
   return mode === 'read-only' ? [...READ_ONLY_TOOLS] : [...enabled];
+}
+
+/**
+ * The MCP tools active under `mode`, given the ones the person switched on: read-only mode keeps only those the server
+ * hinted are read-only (which still ask before each call).
+ */
+export function activeMcpToolNames(tools: readonly { name: string; readOnlyHint: boolean }[], enabled: readonly string[], mode: ApprovalMode): string[] {
+  const on = new Set(enabled);
+  return tools.filter((t) => on.has(t.name) && (mode !== 'read-only' || t.readOnlyHint)).map((t) => t.name);
 }
 
 /** The workspace-relative form of a path the model gave (relative or absolute), for matching globs. */
@@ -85,6 +108,7 @@ type CallRecord = { toolCallId: string; key: string; failed: boolean | undefined
 /** One session's policy: its "always allow" choices and recent-call memory live as long as the session. */
 export class ToolPolicy {
   private readonly alwaysAllowed = new Set<string>();
+  private readonly alwaysAllowedServers = new Set<string>();
   private readonly history: CallRecord[] = [];
   private nextQuestionId = 1;
 
@@ -110,7 +134,8 @@ export class ToolPolicy {
     const key = callKey(name, call.args);
     const record: CallRecord = { toolCallId: call.toolCall.id, key, failed: undefined, error: '' };
 
-    if (approvalMode === 'read-only' && !toolTraits(name).readOnly) {
+    const mcp = this.options.mcpToolOf?.(name);
+    if (approvalMode === 'read-only' && !(mcp ? mcp.readOnlyHint : toolTraits(name).readOnly)) {
       return {
         block: true,
         reason: `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`,
@@ -118,9 +143,9 @@ export class ToolPolicy {
     }
 
     const repeats = this.failedRepeatsOf(key);
-    const reason = this.reasonToAsk(name, call.args, approvalMode, protectedPaths, repeats);
+    const reason = mcp ? this.reasonToAskMcp(name, mcp, repeats) : this.reasonToAsk(name, call.args, approvalMode, protectedPaths, repeats);
     if (reason) {
-      const answer = await this.question(call.toolCall, name, call.args, reason, signal);
+      const answer = await this.question(call.toolCall, name, call.args, reason, signal, mcp?.server);
       if (answer.decision === 'deny') {
         const why = answer.reason?.trim();
         return {
@@ -131,7 +156,8 @@ export class ToolPolicy {
             ' Do not retry it; adjust your approach or ask them what they want.',
         };
       }
-      if (answer.decision === 'always' && reason.kind === 'ask-mode') this.alwaysAllowed.add(name);
+      if (answer.decision === 'always' && (reason.kind === 'ask-mode' || reason.kind === 'mcp-tool')) this.alwaysAllowed.add(name);
+      if (answer.decision === 'always-server' && reason.kind === 'mcp-tool') this.alwaysAllowedServers.add(reason.server);
       // Once the person lets a repeated call through, count afresh.
       if (reason.kind === 'doom-loop') this.history.length = 0;
     }
@@ -172,6 +198,14 @@ export class ToolPolicy {
     return undefined;
   }
 
+  private reasonToAskMcp(name: string, mcp: McpToolTraits, repeats: { count: number; lastError: string }): ApprovalReason | undefined {
+    if (repeats.count >= DOOM_LOOP_REPEATS - 1) {
+      return { kind: 'doom-loop', repeats: repeats.count + 1, lastError: repeats.lastError };
+    }
+    if (this.alwaysAllowed.has(name) || this.alwaysAllowedServers.has(mcp.server)) return undefined;
+    return { kind: 'mcp-tool', server: mcp.server };
+  }
+
   /** How many of the most recent calls were this same call, and failed, in a row. */
   private failedRepeatsOf(key: string): { count: number; lastError: string } {
     let count = 0;
@@ -191,6 +225,7 @@ export class ToolPolicy {
     args: unknown,
     reason: ApprovalReason,
     signal?: AbortSignal,
+    server?: string,
   ): Promise<ApprovalAnswer> {
     const question: ApprovalQuestion = {
       id: `approval-${this.nextQuestionId++}`,
@@ -198,7 +233,8 @@ export class ToolPolicy {
       toolName,
       args,
       reason,
-      canAlwaysAllow: reason.kind === 'ask-mode',
+      ...(server !== undefined ? { server } : {}),
+      canAlwaysAllow: reason.kind === 'ask-mode' || reason.kind === 'mcp-tool',
     };
     if (signal?.aborted) return { decision: 'deny', reason: 'The run was stopped before the person answered.' };
     try {

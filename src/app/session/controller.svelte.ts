@@ -16,7 +16,7 @@ import type { PendingApproval } from '../policy/approval-queue.svelte';
 import type { ApprovalAnswer } from '../policy/policy';
 import { SessionApprovals } from './approvals';
 import { PromptQueue, promptMessage } from './prompt-queue.svelte';
-import { RunOptions, type RunSources } from './run-options';
+import { RunOptions, type ExternalTools, type RunSources } from './run-options';
 import type { Settings } from '../settings/settings';
 import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
@@ -43,6 +43,7 @@ export type SessionControllerOptions = {
   workspace: Runtime | Workspace;
   /** All the coding tools for this workspace; the settings choose which are active. */
   tools: AgentTool[];
+  externalTools?: ExternalTools;
   getSettings(): Settings;
   /** The model for the current settings; throws a message for the person when none can be used. */
   resolveModel(settings: Settings): Model;
@@ -100,6 +101,7 @@ export class SessionController {
     this.runOptions = new RunOptions({
       workspace: this.workspace,
       tools: options.tools,
+      external: options.externalTools,
       streamFn: options.streamFn,
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
@@ -111,7 +113,7 @@ export class SessionController {
       (compaction) => this.emit({ type: 'compaction', compaction }),
     );
     if (options.messages) this.loadMessages(options.messages);
-    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards);
+    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf);
   }
 
   /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { commandServerName, promptArguments } from './prompt-commands';
+
+const declared = [
+  { name: 'topic', required: true },
+  { name: 'depth', required: false },
+];
+
+describe('promptArguments', () => {
+  it('takes key=value pairs, quoted or not', () => {
+    expect(promptArguments(`topic="web workers" depth=2`, declared)).toEqual({ topic: 'web workers', depth: '2' });
+  });
+
+  it('fills the arguments in order, the last one taking the rest of the words', () => {
+    expect(promptArguments('svelte runes and stores', declared)).toEqual({ topic: 'svelte', depth: 'runes and stores' });
+  });
+
+  it('names the missing required arguments and how to give them', () => {
+    expect(() => promptArguments('depth=3', declared)).toThrow('This prompt needs topic: type them after the command, e.g. topic=….');
+  });
+});
+
+describe('commandServerName', () => {
+  it('keeps a command name to letters, digits, _ and -', () => {
+    expect(commandServerName('My Docs <b>')).toBe('My_Docs_b_');
+  });
+});
