@@ -24,6 +24,7 @@ import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
+import { McpSignIn, type McpSignInPage } from './mcp/mcp-signin';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
 
@@ -47,6 +48,8 @@ export type AppStateOptions = {
   settingsStore?: Pick<SessionStore, 'getSettings' | 'setSettings'>;
   /** Boots the sandbox; the app calls it once, and again on "try WebContainer again". */
   bootRuntime(app: AppState, preference: Settings['runtimePreference']): Promise<Runtime | null>;
+  /** The browser's sign-in popup and callback page for MCP servers (absent: a server that needs sign-in stays so). */
+  mcpSignInPage?: McpSignInPage;
 };
 
 /** The page's state; created once in main.ts. */
@@ -99,7 +102,16 @@ export class AppState {
 
   constructor(options: AppStateOptions) {
     this.options = options;
-    this.mcp = new McpServers({ settings: () => this.settings, store: (change) => this.storeMcpSettings(change) });
+    const signIn = options.mcpSignInPage && new McpSignIn({
+      ...options.mcpSignInPage,
+      records: () => this.settings.mcpOAuth,
+      storeRecords: (mcpOAuth) => this.storeMcpSettings({ mcpOAuth }),
+    });
+    this.mcp = new McpServers({
+      settings: () => this.settings,
+      store: (change) => this.storeMcpSettings(change),
+      ...(signIn && { connect: signIn.connect, signIn: signIn.signIn, forget: signIn.forget }),
+    });
     this.sessionShownAtStart = new Promise((resolve) => (this.markSessionShown = resolve));
   }
 
@@ -237,8 +249,8 @@ export class AppState {
   async saveSettings(next: Settings): Promise<void> {
     const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
     // The MCP servers are saved from their own form as the person changes them; the dialog's copy may be older.
-    const { mcpServers, mcpReviewed, mcpActiveTools } = this.settings;
-    this.settings = parseSettings({ ...next, mcpServers, mcpReviewed, mcpActiveTools });
+    const { mcpServers, mcpReviewed, mcpActiveTools, mcpOAuth } = this.settings;
+    this.settings = parseSettings({ ...next, mcpServers, mcpReviewed, mcpActiveTools, mcpOAuth });
     this.settingsOpen = false;
     this.applyTheme();
     await this.persistSettings();

@@ -18,6 +18,8 @@ export type McpServerView = {
   tools: McpToolInfo[];
   /** The person rejected its tools in this page: none are offered until they review them again. */
   rejected: boolean;
+  /** Why the last sign-in did not finish (a blocked popup, a refused answer), for the person to try again. */
+  signInProblem?: string;
 };
 
 /** A server's tool list waiting for the person to accept it before the tools are offered. */
@@ -30,7 +32,7 @@ export type McpReview = {
 };
 
 /** The MCP part of the settings, which this owns and stores. */
-export type McpSettings = Pick<Settings, 'mcpServers' | 'mcpReviewed' | 'mcpActiveTools'>;
+export type McpSettings = Pick<Settings, 'mcpServers' | 'mcpReviewed' | 'mcpActiveTools' | 'mcpOAuth'>;
 
 type ConnectMcpServer = typeof connectMcpServer;
 
@@ -40,8 +42,10 @@ export type McpServersOptions = {
   store(change: Partial<McpSettings>): Promise<void>;
   connect?: ConnectMcpServer;
   connectOptions?: Omit<McpConnectOptions, 'signal'>;
-  /** The OAuth sign-in for a server that needs it (a later slice); the server is connected again after it. */
+  /** The OAuth sign-in for a server that needs it (mcp-signin.ts), called in the click; the server is connected again after it. */
   signIn?(config: McpServerConfig): Promise<void>;
+  /** Forgets a removed server's sign-in (revoking its tokens). */
+  forget?(config: McpServerConfig): Promise<void>;
 };
 
 export class McpServers {
@@ -78,6 +82,7 @@ export class McpServers {
   /** Disconnects a server and forgets it, with its accepted descriptions and switched-on tools. */
   async remove(id: string): Promise<void> {
     const view = this.servers.find((s) => s.config.id === id);
+    const config = this.configOf(id);
     this.disconnect(id);
     this.servers = this.servers.filter((s) => s.config.id !== id);
     const settings = this.options.settings();
@@ -87,13 +92,19 @@ export class McpServers {
       mcpReviewed: Object.fromEntries(Object.entries(settings.mcpReviewed).filter(([key]) => !key.startsWith(`${id}/`))),
       mcpActiveTools: settings.mcpActiveTools.filter((name) => !names.has(name)),
     });
+    if (config) await this.options.forget?.(config);
   }
 
   /** The "Sign in" button of a server that needs it. */
   async signIn(id: string): Promise<void> {
     const config = this.configOf(id);
     if (!config) return;
-    await this.options.signIn?.(config);
+    try {
+      await this.options.signIn?.(config);
+    } catch (error) {
+      this.setView(id, { signInProblem: errorText(error) });
+      return;
+    }
     await this.connect(config);
   }
 
@@ -219,7 +230,7 @@ export class McpServers {
       : [...this.servers, view];
   }
 
-  private setView(id: string, change: Partial<Pick<McpServerView, 'state' | 'tools'>>): void {
+  private setView(id: string, change: Partial<Pick<McpServerView, 'state' | 'tools' | 'signInProblem'>>): void {
     this.servers = this.servers.map((s) => (s.config.id === id ? { ...s, ...change, rejected: this.rejected.has(id) } : s));
   }
 }

@@ -14,6 +14,7 @@ import {
 } from '../compaction/long-session-settings';
 import type { McpServerConfig } from '../../remote/mcp/types';
 import { mcpSecrets, parseMcpReviewed, parseMcpServers, type McpReviewed } from '../mcp/mcp-settings';
+import { parseMcpOAuthRecord, type McpOAuthRecord } from '../../remote/mcp/oauth/credentials';
 
 export { PROVIDER_IDS, isCodingToolName };
 export type { CodingToolName, ProviderId, ReportedLimits };
@@ -72,6 +73,8 @@ export type Settings = {
   mcpReviewed: McpReviewed;
   /** The MCP tools switched on, by registry name (mcp__<server>__<tool>); accepting a review switches its tools on. */
   mcpActiveTools: string[];
+  /** Each MCP server's sign-in (OAuth tokens, registered client, PKCE verifier), by server id: secrets like API keys. */
+  mcpOAuth: Record<string, McpOAuthRecord>;
 };
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
@@ -116,6 +119,7 @@ export function defaultSettings(): Settings {
     mcpServers: [],
     mcpReviewed: {},
     mcpActiveTools: [],
+    mcpOAuth: {},
   };
 }
 
@@ -138,7 +142,7 @@ const addressOr = (value: unknown, fallback: string): string =>
 
 /** Every secret the settings hold (API keys, remembered keys, host tokens): what an export's secret review must catch. */
 export function settingsSecrets(settings: Settings): string[] {
-  const all = [settings.apiKey, ...Object.values(settings.remembered).map((c) => c.apiKey), settings.githubToken, settings.gitlabToken, ...mcpSecrets(settings.mcpServers)];
+  const all = [settings.apiKey, ...Object.values(settings.remembered).map((c) => c.apiKey), settings.githubToken, settings.gitlabToken, ...mcpSecrets(settings.mcpServers), ...mcpOAuthSecrets(settings.mcpOAuth)];
   return [...new Set(all.map((s) => s.trim()).filter(Boolean))];
 }
 
@@ -178,7 +182,20 @@ export function parseSettings(raw: unknown): Settings {
     mcpServers: parseMcpServers(r.mcpServers),
     mcpReviewed: parseMcpReviewed(r.mcpReviewed),
     mcpActiveTools: stringList(r.mcpActiveTools, d.mcpActiveTools),
+    mcpOAuth: parseMcpOAuth(r.mcpOAuth),
   };
+}
+
+function parseMcpOAuth(value: unknown): Record<string, McpOAuthRecord> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).flatMap(([id, raw]) => {
+    const record = parseMcpOAuthRecord(raw);
+    return record ? [[id, record]] : [];
+  }));
+}
+
+function mcpOAuthSecrets(records: Record<string, McpOAuthRecord>): string[] {
+  return Object.values(records).flatMap((r) => [r.tokens?.access_token, r.tokens?.refresh_token, r.client?.client_secret].filter((s): s is string => !!s));
 }
 
 function parseRemembered(value: unknown): Record<string, ProviderChoice> {

@@ -1,0 +1,119 @@
+// The app's side of MCP sign-in (OAuth): one provider per server over the settings store, given to every connection
+// so a 401 is answered with the refresh token when there is one; the person's "Sign in", which opens the popup in the
+// click (a popup opened later is blocked), runs the SDK's flow in it and waits for the callback page's answer; and
+// "Remove", which revokes the server's tokens and forgets them. The sign-in flow (the SDK's auth module) loads on
+// first use.
+import type { McpConnection, McpConnectOptions, McpServerConfig } from '../../remote/mcp/types';
+import type { McpOAuthRecord, McpOAuthStore } from '../../remote/mcp/oauth/credentials';
+import { McpOAuthProvider } from '../../remote/mcp/oauth/provider';
+import { forgetMcpSignIn } from '../../remote/mcp/oauth/revoke';
+import { connectMcpServer } from '../../remote/mcp/on-demand';
+import { mcpOAuthRedirectUrl, waitForMcpOAuthCallback } from './oauth-callback';
+
+const CALLBACK_TIMEOUT_MS = 10 * 60_000;
+
+/** What sign-in needs from the browser page (browserSignInPage gives the real ones). */
+export type McpSignInPage = {
+  fetch: typeof fetch;
+  /** The app's callback page (oauth-callback.ts). */
+  redirectUrl: string;
+  /** Opens the (empty) sign-in popup; null when the browser blocked it. Called in the person's click. */
+  openPopup(): Window | null;
+  /** The callback URL the popup comes back to (oauth-callback.ts's waitForMcpOAuthCallback). */
+  waitForCallback(signal: AbortSignal, timeoutMs: number): Promise<URL>;
+};
+
+export type McpSignInOptions = McpSignInPage & {
+  /** The sign-in records by server id, as the settings hold them now. */
+  records(): Record<string, McpOAuthRecord>;
+  /** Stores the changed records in the settings store. */
+  storeRecords(records: Record<string, McpOAuthRecord>): Promise<void>;
+  /** Defaults to the MCP client's on-demand entry. */
+  connect?(config: McpServerConfig, options: McpConnectOptions): Promise<McpConnection>;
+};
+
+/** The sign-in popup, callback page and fetch of the page `win`. */
+export function browserSignInPage(win: Window): McpSignInPage {
+  return {
+    fetch: (...args) => win.fetch(...args),
+    redirectUrl: mcpOAuthRedirectUrl(win.location),
+    openPopup: () => win.open('', 'conch-mcp-signin', 'popup,width=520,height=720'),
+    waitForCallback: (signal, timeoutMs) => waitForMcpOAuthCallback(win, signal, timeoutMs),
+  };
+}
+
+export class McpSignIn {
+  private readonly providers = new Map<string, McpOAuthProvider>();
+  private readonly store: McpOAuthStore;
+  private pending: AbortController | undefined;
+
+  constructor(private readonly options: McpSignInOptions) {
+    this.store = {
+      read: (id) => options.records()[id],
+      write: async (id, record) => {
+        const { [id]: _old, ...rest } = options.records();
+        await options.storeRecords(record ? { ...rest, [id]: record } : rest);
+      },
+    };
+  }
+
+  /** Connects with the server's OAuth provider, so its tokens are sent and refreshed. */
+  connect = (config: McpServerConfig, options: McpConnectOptions): Promise<McpConnection> =>
+    (this.options.connect ?? connectMcpServer)(config, { ...options, authProvider: this.providerFor(config) });
+
+  /**
+   * The person's "Sign in" (call it in their click): opens the popup, signs in there and resolves once the tokens are
+   * stored; throws an error for the person (a blocked popup, a refused or wrong answer).
+   */
+  signIn = async (config: McpServerConfig): Promise<void> => {
+    const popup = this.options.openPopup();
+    if (!popup) {
+      throw new Error(`Your browser blocked the sign-in window for "${config.name}". Allow pop-ups for this page, or press Try again.`);
+    }
+    this.pending?.abort();
+    const pending = new AbortController();
+    this.pending = pending;
+    showWaiting(popup, config.name);
+    const callback = this.options.waitForCallback(pending.signal, CALLBACK_TIMEOUT_MS);
+    callback.catch(() => undefined);
+    try {
+      const { signInToMcp } = await import('../../remote/mcp/oauth/sign-in');
+      await signInToMcp(config, this.providerFor(config), {
+        fetch: this.options.fetch,
+        openAuthorization: (url) => {
+          popup.location.href = url.href;
+          return callback;
+        },
+      });
+    } finally {
+      pending.abort();
+      if (this.pending === pending) this.pending = undefined;
+      if (!popup.closed) popup.close();
+    }
+  };
+
+  /** The server was removed: its tokens are revoked where the server allows it, and forgotten. */
+  forget = async (config: McpServerConfig): Promise<void> => {
+    this.providers.delete(config.id);
+    await forgetMcpSignIn(config.id, this.store, this.options.fetch);
+  };
+
+  private providerFor(config: McpServerConfig): McpOAuthProvider {
+    let provider = this.providers.get(config.id);
+    if (!provider) {
+      provider = new McpOAuthProvider(config.id, this.store, { redirectUrl: this.options.redirectUrl, clientName: 'Conch' });
+      this.providers.set(config.id, provider);
+    }
+    return provider;
+  }
+}
+
+// The popup is empty until discovery and registration give the authorization URL.
+function showWaiting(popup: Window, serverName: string): void {
+  try {
+    popup.document.title = 'Signing in…';
+    popup.document.body.textContent = `Opening the sign-in page of "${serverName}"…`;
+  } catch {
+    // Not our document (a browser that opens popups elsewhere): nothing to show.
+  }
+}
