@@ -3,7 +3,7 @@
 // the call carries a progress token of Conch's so its progress reaches its card and its response stream can be ended
 // when the call is over (guarded-fetch.ts); an expired session (404) is re-initialised once and the call retried; a
 // slow server gets the tool timeout; the answer is mapped (call-result.ts), and an isError answer is thrown.
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolResult } from '../../agent/types';
 import { mcpAgentTool } from './agent-tool';
@@ -82,7 +82,7 @@ export class McpClientConnection implements McpConnection {
   async call(tool: McpToolInfo, args: unknown, signal?: AbortSignal, onUpdate?: Progress): Promise<AgentToolResult> {
     const session = await this.usableSession(tool.name);
     const answer = (await this.withExpiredRetry(session, (s) => this.callOnce(s, tool, args, signal, onUpdate)).catch((error: unknown) => {
-      throw new Error(this.callFailure(tool, signal?.aborted ? 'aborted' : failureKind(error), error));
+      throw new Error(this.callFailure(tool, signal?.aborted ? 'aborted' : kindOf(error), error));
     })) as CallToolAnswer;
     const spill = this.options.spill;
     const mapped = await mapCallResult(answer, spill ? (text) => spill(tool.name, text) : undefined);
@@ -131,7 +131,7 @@ export class McpClientConnection implements McpConnection {
   }
 
   private async fail(error: unknown): Promise<void> {
-    const kind = failureKind(error);
+    const kind = kindOf(error);
     if (kind === 'needs-auth') return this.setState({ state: 'needs-auth' });
     const reason = kind === 'unreachable' ? await unreachableReason(this.options.fetch, this.config.url) : failureText(error);
     this.setState({ state: 'failed', reason });
@@ -238,6 +238,11 @@ export class McpClientConnection implements McpConnection {
   private emit(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+// With an auth provider the transports throw the SDK's UnauthorizedError, whose class name a minified build loses.
+function kindOf(error: unknown): FailureKind {
+  return error instanceof UnauthorizedError ? 'needs-auth' : failureKind(error);
 }
 
 function duration(ms: number): string {
