@@ -5,7 +5,7 @@ import { AppState } from './app/app.svelte';
 import { createBrowserBoot } from './app/browser-boot';
 import { browserServiceWorkerHost, ServiceWorkerClient } from './app/boot/service-worker-client.svelte';
 import { deliverMcpOAuthCallback, isMcpOAuthCallback } from './app/mcp/oauth-callback';
-import { browserSignInPage } from './app/mcp/mcp-signin';
+import { browserSignInPage } from './app/mcp/signin-on-demand';
 import App from './ui/App.svelte';
 import './ui/global.css';
 

@@ -24,7 +24,7 @@ import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
-import { McpSignIn, type McpSignInPage } from './mcp/mcp-signin';
+import { mcpSignInOnDemand, type McpSignInPage } from './mcp/signin-on-demand';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
 
@@ -102,16 +102,12 @@ export class AppState {
 
   constructor(options: AppStateOptions) {
     this.options = options;
-    const signIn = options.mcpSignInPage && new McpSignIn({
+    const signIn = options.mcpSignInPage && mcpSignInOnDemand({
       ...options.mcpSignInPage,
       records: () => this.settings.mcpOAuth,
       storeRecords: (mcpOAuth) => this.storeMcpSettings({ mcpOAuth }),
     });
-    this.mcp = new McpServers({
-      settings: () => this.settings,
-      store: (change) => this.storeMcpSettings(change),
-      ...(signIn && { connect: signIn.connect, signIn: signIn.signIn, forget: signIn.forget }),
-    });
+    this.mcp = new McpServers({ settings: () => this.settings, store: (change) => this.storeMcpSettings(change), ...signIn });
     this.sessionShownAtStart = new Promise((resolve) => (this.markSessionShown = resolve));
   }
 

@@ -6,7 +6,7 @@ import { startMockMcp, type MockMcp } from '../../../e2e/mock-mcp/server';
 import { defaultSettings, settingsSecrets, type Settings } from '../settings/settings';
 import { McpServers } from './mcp-servers.svelte';
 import { newServerConfig } from './mcp-settings';
-import { McpSignIn } from './mcp-signin';
+import { mcpSignInOnDemand } from './signin-on-demand';
 
 const REDIRECT = 'https://conch.example/app/?mcp-oauth-callback';
 
@@ -26,7 +26,7 @@ async function setUp() {
   const popups: FakePopup[] = [];
   let blocked = false;
   let navigated: (url: string) => void = () => undefined;
-  const signIn = new McpSignIn({
+  const signIn = mcpSignInOnDemand({
     fetch,
     redirectUrl: REDIRECT,
     records: () => settings.mcpOAuth,
@@ -50,7 +50,7 @@ async function setUp() {
   const mcp = new McpServers({
     settings: () => settings,
     store: async (change) => void (settings = { ...settings, ...change }),
-    connect: signIn.connect, signIn: signIn.signIn, forget: signIn.forget,
+    ...signIn,
   });
   servers = mcp;
   await mcp.save(newServerConfig({ name: 'secure', url: mock.url, headers: [], connectOnStart: true }));

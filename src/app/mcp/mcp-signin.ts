@@ -1,14 +1,13 @@
 // The app's side of MCP sign-in (OAuth): one provider per server over the settings store, given to every connection
-// so a 401 is answered with the refresh token when there is one; the person's "Sign in", which opens the popup in the
-// click (a popup opened later is blocked), runs the SDK's flow in it and waits for the callback page's answer; and
-// "Remove", which revokes the server's tokens and forgets them. The sign-in flow (the SDK's auth module) loads on
-// first use.
+// so a 401 is answered with the refresh token when there is one; the person's "Sign in", which runs the SDK's flow
+// in the popup opened in their click (signin-on-demand.ts) and waits for the callback page's answer; and "Remove",
+// which revokes the server's tokens and forgets them. Loaded with the first connection or sign-in; the sign-in flow
+// (the SDK's auth module) loads on the first sign-in.
 import type { McpConnection, McpConnectOptions, McpServerConfig } from '../../remote/mcp/types';
 import type { McpOAuthRecord, McpOAuthStore } from '../../remote/mcp/oauth/credentials';
 import { McpOAuthProvider } from '../../remote/mcp/oauth/provider';
 import { forgetMcpSignIn } from '../../remote/mcp/oauth/revoke';
 import { connectMcpServer } from '../../remote/mcp/on-demand';
-import { mcpOAuthRedirectUrl, waitForMcpOAuthCallback } from './oauth-callback';
 
 const CALLBACK_TIMEOUT_MS = 10 * 60_000;
 
@@ -32,16 +31,6 @@ export type McpSignInOptions = McpSignInPage & {
   connect?(config: McpServerConfig, options: McpConnectOptions): Promise<McpConnection>;
 };
 
-/** The sign-in popup, callback page and fetch of the page `win`. */
-export function browserSignInPage(win: Window): McpSignInPage {
-  return {
-    fetch: (...args) => win.fetch(...args),
-    redirectUrl: mcpOAuthRedirectUrl(win.location),
-    openPopup: () => win.open('', 'conch-mcp-signin', 'popup,width=520,height=720'),
-    waitForCallback: (signal, timeoutMs) => waitForMcpOAuthCallback(win, signal, timeoutMs),
-  };
-}
-
 export class McpSignIn {
   private readonly providers = new Map<string, McpOAuthProvider>();
   private readonly store: McpOAuthStore;
@@ -61,15 +50,8 @@ export class McpSignIn {
   connect = (config: McpServerConfig, options: McpConnectOptions): Promise<McpConnection> =>
     (this.options.connect ?? connectMcpServer)(config, { ...options, authProvider: this.providerFor(config) });
 
-  /**
-   * The person's "Sign in" (call it in their click): opens the popup, signs in there and resolves once the tokens are
-   * stored; throws an error for the person (a blocked popup, a refused or wrong answer).
-   */
-  signIn = async (config: McpServerConfig): Promise<void> => {
-    const popup = this.options.openPopup();
-    if (!popup) {
-      throw new Error(`Your browser blocked the sign-in window for "${config.name}". Allow pop-ups for this page, or press Try again.`);
-    }
+  /** Signs in through `popup` (opened in the person's click) and resolves once the tokens are stored; throws an error for the person. */
+  signIn = async (config: McpServerConfig, popup: Window): Promise<void> => {
     this.pending?.abort();
     const pending = new AbortController();
     this.pending = pending;
