@@ -90,6 +90,18 @@ it('refreshes an expired access token with the refresh token, without asking the
   expect(mock.oauth!.authorizations).toHaveLength(1);
 });
 
+it('refreshes a token that expires while connected, and the call goes through', async () => {
+  const { mock, config, provider } = await setUp();
+  await signInToMcp(config, provider, { fetch, openAuthorization: followAuthorization });
+  const connected = await connectWith(config, provider);
+  mock.oauth!.expireTokens();
+  const lookup = connected.agentTools().find((t) => t.name === 'mcp__secure__lookup')!;
+  const result = await lookup.execute('call-1', { query: 'shell', limit: 1 } as never);
+  expect(JSON.stringify(result.content)).toContain('shell');
+  expect(mock.oauth!.grants).toEqual(['authorization_code', 'refresh_token']);
+  expect(mock.calls.map((c) => c.tool)).toEqual(['lookup']);
+});
+
 it('revokes both tokens on remove and forgets them, so the server needs sign-in again', async () => {
   const { mock, config, store, provider } = await setUp();
   await signInToMcp(config, provider, { fetch, openAuthorization: followAuthorization });
