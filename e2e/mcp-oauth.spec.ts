@@ -55,7 +55,12 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       expect(oauth.grants).toEqual(['authorization_code']);
       expect(mcp.calls).toEqual([]);
 
-      // The tokens stay in this browser's settings: never sent to the model provider.
+      // The tokens are kept in the settings store: after a reload the server connects without asking again.
+      await page.reload();
+      await page.getByTestId('settings-open').click();
+      await expect(server).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
+      expect(oauth.authorizations).toHaveLength(1);
+
       await page.getByTestId('mcp-remove').click();
       await expect(server).toHaveCount(0);
       await expect.poll(() => oauth.revoked.length).toBe(2);

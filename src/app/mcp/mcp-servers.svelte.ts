@@ -20,6 +20,8 @@ export type McpServerView = {
   rejected: boolean;
   /** Why the last sign-in did not finish (a blocked popup, a refused answer), for the person to try again. */
   signInProblem?: string;
+  /** A sign-in is under way in its popup. */
+  signingIn?: boolean;
 };
 
 /** A server's tool list waiting for the person to accept it before the tools are offered. */
@@ -56,6 +58,8 @@ export class McpServers {
   /** Each server's latest connect attempt: an older one that settles late is closed, not used. */
   private readonly attempts = new Map<string, AbortController>();
   private readonly rejected = new Set<string>();
+  /** Each server's latest sign-in: an earlier one that settles late says nothing. */
+  private readonly signIns = new Map<string, Promise<void>>();
 
   constructor(options: McpServersOptions) {
     this.options = options;
@@ -99,12 +103,17 @@ export class McpServers {
   async signIn(id: string): Promise<void> {
     const config = this.configOf(id);
     if (!config) return;
+    const attempt = Promise.resolve(this.options.signIn?.(config));
+    this.signIns.set(id, attempt);
+    this.setView(id, { signingIn: true, signInProblem: undefined });
     try {
-      await this.options.signIn?.(config);
+      await attempt;
     } catch (error) {
-      this.setView(id, { signInProblem: errorText(error) });
+      // A sign-in started again since (a second click) gets the say.
+      if (this.signIns.get(id) === attempt) this.setView(id, { signingIn: false, signInProblem: errorText(error) });
       return;
     }
+    if (this.signIns.get(id) !== attempt) return;
     await this.connect(config);
   }
 
@@ -230,7 +239,7 @@ export class McpServers {
       : [...this.servers, view];
   }
 
-  private setView(id: string, change: Partial<Pick<McpServerView, 'state' | 'tools' | 'signInProblem'>>): void {
+  private setView(id: string, change: Partial<Pick<McpServerView, 'state' | 'tools' | 'signInProblem' | 'signingIn'>>): void {
     this.servers = this.servers.map((s) => (s.config.id === id ? { ...s, ...change, rejected: this.rejected.has(id) } : s));
   }
 }

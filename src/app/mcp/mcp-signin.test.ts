@@ -2,7 +2,7 @@
 // needs it opens the popup, the flow runs, the tokens land in the settings store and the server connects; a blocked
 // popup says so and the next click tries again; Remove revokes the tokens and forgets them.
 import { afterEach, expect, it } from 'vitest';
-import { startMockMcp, type MockMcp } from '../../../e2e/mock-mcp/server';
+import { startMockMcp, type MockMcp, type MockMcpOptions } from '../../../e2e/mock-mcp/server';
 import { defaultSettings, settingsSecrets, type Settings } from '../settings/settings';
 import { McpServers } from './mcp-servers.svelte';
 import { newServerConfig } from './mcp-settings';
@@ -20,8 +20,8 @@ afterEach(async () => {
 
 type FakePopup = { location: { href: string }; closed: boolean; close(): void; document: { title: string; body: { textContent: string } } };
 
-async function setUp() {
-  mock = await startMockMcp({ oauth: true });
+async function setUp(mockOptions: MockMcpOptions = { oauth: true }) {
+  mock = await startMockMcp(mockOptions);
   let settings: Settings = defaultSettings();
   const popups: FakePopup[] = [];
   let blocked = false;
@@ -43,7 +43,8 @@ async function setUp() {
       return popup as unknown as Window;
     },
     // The popup's trip: the mock's /authorize redirects straight to the callback page, which hands its URL back.
-    waitForCallback: () => new Promise((resolve) => {
+    waitForCallback: (signal) => new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(new Error('The sign-in was cancelled.')));
       navigated = (url) => void fetch(url, { redirect: 'manual' }).then((r) => resolve(new URL(r.headers.get('location')!)));
     }),
   });
@@ -86,6 +87,19 @@ it('says when the popup was blocked, and the next click tries again', async () =
   expect(mcp.servers[0]!.signInProblem).toBeUndefined();
 });
 
+it('a second click starts the sign-in again, and the first one, cancelled, says nothing', async () => {
+  const { mcp, popups } = await setUp();
+  const id = mcp.servers[0]!.config.id;
+  const first = mcp.signIn(id);
+  expect(mcp.servers[0]!.signingIn).toBe(true);
+  const second = mcp.signIn(id);
+  await Promise.all([first, second]);
+  expect(popups).toHaveLength(2);
+  expect(popups.every((p) => p.closed)).toBe(true);
+  expect(mcp.servers[0]!.state).toMatchObject({ state: 'connected' });
+  expect(mcp.servers[0]!.signInProblem).toBeUndefined();
+});
+
 it('revokes and forgets the tokens when the server is removed', async () => {
   const { mcp, mock, settings } = await setUp();
   const id = mcp.servers[0]!.config.id;
@@ -94,4 +108,13 @@ it('revokes and forgets the tokens when the server is removed', async () => {
   await mcp.remove(id);
   expect(mock.oauth!.revoked).toEqual([tokens.refresh_token, tokens.access_token]);
   expect(settings().mcpOAuth).toEqual({});
+});
+
+it('a server that answers 401 without any OAuth metadata needs sign-in, and signing in says why it cannot', async () => {
+  const { mcp } = await setUp({ status: 401 });
+  const id = mcp.servers[0]!.config.id;
+  expect(mcp.servers[0]!.state.state).toBe('needs-auth');
+  await mcp.signIn(id);
+  expect(mcp.servers[0]!.state.state).toBe('needs-auth');
+  expect(mcp.servers[0]!.signInProblem).toMatch(/^Signing in to the MCP server "secure" failed: it may not offer OAuth sign-in .* add it as a header/);
 });

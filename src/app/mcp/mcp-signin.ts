@@ -34,7 +34,8 @@ export type McpSignInOptions = McpSignInPage & {
 export class McpSignIn {
   private readonly providers = new Map<string, McpOAuthProvider>();
   private readonly store: McpOAuthStore;
-  private pending: AbortController | undefined;
+  /** The sign-in under way: a new one cancels it and waits for it to settle. */
+  private current: { cancel: AbortController; settled: Promise<void> } | undefined;
 
   constructor(private readonly options: McpSignInOptions) {
     this.store = {
@@ -46,32 +47,23 @@ export class McpSignIn {
     };
   }
 
-  /** Connects with the server's OAuth provider, so its tokens are sent and refreshed. */
-  connect = (config: McpServerConfig, options: McpConnectOptions): Promise<McpConnection> =>
-    (this.options.connect ?? connectMcpServer)(config, { ...options, authProvider: this.providerFor(config) });
+  /**
+   * Connects with the server's OAuth provider once the person signed in to it, so its tokens are sent and refreshed.
+   * Before that none is given: a 401 is then "needs sign-in" at once, where the SDK's flow would try discovery on a
+   * server that may have none (a wrong header) and fail with its own words.
+   */
+  connect = (config: McpServerConfig, options: McpConnectOptions): Promise<McpConnection> => {
+    const signedIn = this.store.read(config.id)?.tokens !== undefined;
+    return (this.options.connect ?? connectMcpServer)(config, { ...options, authProvider: signedIn ? this.providerFor(config) : undefined });
+  };
 
   /** Signs in through `popup` (opened in the person's click) and resolves once the tokens are stored; throws an error for the person. */
-  signIn = async (config: McpServerConfig, popup: Window): Promise<void> => {
-    this.pending?.abort();
-    const pending = new AbortController();
-    this.pending = pending;
-    showWaiting(popup, config.name);
-    const callback = this.options.waitForCallback(pending.signal, CALLBACK_TIMEOUT_MS);
-    callback.catch(() => undefined);
-    try {
-      const { signInToMcp } = await import('../../remote/mcp/oauth/sign-in');
-      await signInToMcp(config, this.providerFor(config), {
-        fetch: this.options.fetch,
-        openAuthorization: (url) => {
-          popup.location.href = url.href;
-          return callback;
-        },
-      });
-    } finally {
-      pending.abort();
-      if (this.pending === pending) this.pending = undefined;
-      if (!popup.closed) popup.close();
-    }
+  signIn = (config: McpServerConfig, popup: Window): Promise<void> => {
+    this.current?.cancel.abort();
+    const cancel = new AbortController();
+    const done = this.run(config, popup, cancel.signal, this.current?.settled ?? Promise.resolve());
+    this.current = { cancel, settled: done.catch(() => undefined) };
+    return done;
   };
 
   /** The server was removed: its tokens are revoked where the server allows it, and forgotten. */
@@ -79,6 +71,28 @@ export class McpSignIn {
     this.providers.delete(config.id);
     await forgetMcpSignIn(config.id, this.store, this.options.fetch);
   };
+
+  private async run(config: McpServerConfig, popup: Window, cancelled: AbortSignal, previous: Promise<void>): Promise<void> {
+    showWaiting(popup, config.name);
+    const over = new AbortController();
+    const callback = this.options.waitForCallback(AbortSignal.any([cancelled, over.signal]), CALLBACK_TIMEOUT_MS);
+    callback.catch(() => undefined);
+    try {
+      // One flow at a time: flows share a server's state and verifier, so one started again waits for the one it cancelled.
+      await previous;
+      const { signInToMcp } = await import('../../remote/mcp/oauth/sign-in');
+      await signInToMcp(config, this.providerFor(config), {
+        fetch: this.options.fetch,
+        openAuthorization: (url) => {
+          if (!cancelled.aborted) popup.location.href = url.href;
+          return callback;
+        },
+      });
+    } finally {
+      over.abort();
+      if (!popup.closed) popup.close();
+    }
+  }
 
   private providerFor(config: McpServerConfig): McpOAuthProvider {
     let provider = this.providers.get(config.id);

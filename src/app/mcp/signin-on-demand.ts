@@ -31,7 +31,7 @@ export function browserSignInPage(win: Window): McpSignInPage {
   return {
     fetch: (...args) => win.fetch(...args),
     redirectUrl: mcpOAuthRedirectUrl(win.location),
-    openPopup: () => win.open('', 'conch-mcp-signin', 'popup,width=520,height=720'),
+    openPopup: () => win.open('', '_blank', 'popup,width=520,height=720'),
     waitForCallback: (signal, timeoutMs) => waitForMcpOAuthCallback(win, signal, timeoutMs),
   };
 }

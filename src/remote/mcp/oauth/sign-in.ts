@@ -21,7 +21,8 @@ export async function signInToMcp(config: McpServerConfig, provider: McpOAuthPro
   let authorizationUrl: URL | undefined;
   provider.onAuthorizationUrl = (url) => (authorizationUrl = url);
   const started = await auth(provider, flow).catch((error: unknown) => {
-    throw new Error(`Signing in to the MCP server "${config.name}" failed: ${messageOf(error)}`);
+    const advice = resourceMetadataUrl ? '' : noOAuthAdvice;
+    throw new Error(`Signing in to the MCP server "${config.name}" failed: ${advice}${messageOf(error)}`);
   }).finally(() => (provider.onAuthorizationUrl = undefined));
   // A refresh token that still worked: no one needs to be asked.
   if (started === 'AUTHORIZED') return;
@@ -66,6 +67,9 @@ async function challengeOf(config: McpServerConfig, fetchFn: typeof fetch): Prom
     return {};
   }
 }
+
+const noOAuthAdvice = 'it may not offer OAuth sign-in (its 401 names no authorization server, and none was found at its ' +
+  'well-known addresses). If it takes a token instead, edit the server and add it as a header (Authorization: Bearer …). ';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
