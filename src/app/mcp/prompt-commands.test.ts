@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandServerName, promptArguments } from './prompt-commands';
+import { mcpPromptCommands, promptArguments } from './prompt-commands';
 
 const declared = [
   { name: 'topic', required: true },
@@ -20,8 +20,9 @@ describe('promptArguments', () => {
   });
 });
 
-describe('commandServerName', () => {
-  it('keeps a command name to letters, digits, _ and -', () => {
-    expect(commandServerName('My Docs <b>')).toBe('My_Docs_b_');
+describe('mcpPromptCommands', () => {
+  it('names a command /mcp:<server>:<prompt> with the untrusted names cleaned to [a-zA-Z0-9_-]', () => {
+    const connection = { prompts: () => [{ name: '<b>sum</b>', arguments: [] }], getPrompt: async () => '' };
+    expect(mcpPromptCommands([{ name: 'My Docs', connection }]).map((c) => c.name)).toEqual(['mcp:My_Docs:_b_sum__b_']);
   });
 });

@@ -1,5 +1,6 @@
 // A connected server's prompts as commands for the composer's `/` menu: `/mcp:<server>:<prompt> [arguments]`. The
 // menu lists these entries beside its own; choosing one expands it into the prompt's text (prompts/get).
+import { cleanNamePart, serverNamePart } from '../../remote/mcp/tool-names';
 import type { McpConnection, McpPromptInfo } from '../../remote/mcp/types';
 
 /** One `/` command: what the menu shows, and the text it puts into the composer. */
@@ -13,16 +14,11 @@ export type PromptCommand = {
   expand(args: string): Promise<string>;
 };
 
-/** A server's name as it appears in a command: [a-zA-Z0-9_-] only. */
-export function commandServerName(name: string): string {
-  return name.trim().replace(/[^a-zA-Z0-9_-]+/g, '_') || 'server';
-}
-
-/** The commands of each connected server's prompts, in server order. */
+/** The commands of each connected server's prompts, in server order; names cleaned like its tools' registry names. */
 export function mcpPromptCommands(servers: readonly { name: string; connection: Pick<McpConnection, 'prompts' | 'getPrompt'> }[]): PromptCommand[] {
   return servers.flatMap(({ name, connection }) =>
     connection.prompts().map((prompt) => ({
-      name: `mcp:${commandServerName(name)}:${prompt.name}`,
+      name: `mcp:${serverNamePart(name)}:${cleanNamePart(prompt.name, 'prompt')}`,
       description: prompt.description ?? `${prompt.name} from the MCP server ${name}`,
       argumentHint: prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' '),
       expand: async (args: string) => connection.getPrompt(prompt.name, promptArguments(args, prompt.arguments)),
