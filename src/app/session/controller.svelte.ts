@@ -25,7 +25,7 @@ import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
 
-export type { SessionTotals };
+export type { ReplyProgress, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
 
 /**
@@ -33,8 +33,6 @@ export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
  * after the message before its `atSeq`); a run ended.
  */
 export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
-
-export type { ReplyProgress };
 
 export type SessionControllerOptions = {
   id?: string;
@@ -182,6 +180,9 @@ export class SessionController {
     return overflowedReply(this.messages, this.running);
   }
 
+  /** The repo's instruction files this session's prompts and tool results carry. */
+  get instructions(): RunOptions['instructions'] { return this.runOptions.instructions; }
+
   /** Questions about tool calls waiting for the person's answer. */
   get approvals(): PendingApproval[] {
     return this.toolApprovals.pending;
@@ -307,6 +308,7 @@ export class SessionController {
 
   dispose(): void {
     this.abort();
+    this.runOptions.dispose();
   }
 
   private start(prompts: UserMessage[]): void {

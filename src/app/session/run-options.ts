@@ -5,12 +5,13 @@ import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
+import { ProjectInstructions } from '../instructions/project-instructions.svelte';
 import { activeToolNames } from '../policy/policy';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
-export type RunCall = CompactionCall & { tools: AgentTool[]; streamOptions: Omit<StreamOptions, 'signal'> };
+export type RunCall = CompactionCall & { tools: AgentTool[]; streamOptions: Omit<StreamOptions, 'signal'>; instructions: ProjectInstructions };
 
 export type RunSources = {
   workspace: Workspace;
@@ -24,7 +25,12 @@ export type RunSources = {
 
 /** A session's runs' options, made from its settings at each start. */
 export class RunOptions {
-  constructor(private readonly sources: RunSources) {}
+  /** The repo's instruction files, kept for the session: in every system prompt, and attached to tool results. */
+  readonly instructions: ProjectInstructions;
+
+  constructor(private readonly sources: RunSources) {
+    this.instructions = new ProjectInstructions(sources.workspace);
+  }
 
   /** The tools the settings make active (read-only mode keeps only the reading ones). */
   activeTools(settings: Settings): AgentTool[] {
@@ -32,8 +38,9 @@ export class RunOptions {
     return this.sources.tools.filter((tool) => active.has(tool.name));
   }
 
-  systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices);
+  async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
+    const instructions = await this.instructions.forPrompt();
+    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices, instructions);
   }
 
   /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
@@ -47,7 +54,13 @@ export class RunOptions {
       settings: compactionSettingsOf(settings.compaction),
       systemPrompt,
       tools,
+      instructions: this.instructions,
     };
+  }
+
+  /** The session closed: stops following the workspace. */
+  dispose(): void {
+    this.instructions.dispose();
   }
 }
 
