@@ -4,6 +4,9 @@
 
 export const INSTRUCTIONS_BUDGET_BYTES = 32 * 1024;
 
+/** How the note on a cut begins. */
+export const CUT_NOTE_START = '… (cut here:';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -16,7 +19,7 @@ export function byteSize(text: string): number {
 export function fitToBudget(content: string, room: number, path: string): { text: string; cut: boolean } {
   const bytes = encoder.encode(content);
   if (bytes.length <= room) return { text: content, cut: false };
-  const note = `… (cut here: instructions may take ${INSTRUCTIONS_BUDGET_BYTES / 1024} KiB in all; read ${path} for the rest)`;
+  const note = `${CUT_NOTE_START} instructions may take ${INSTRUCTIONS_BUDGET_BYTES / 1024} KiB in all; read ${path} for the rest)`;
   let end = Math.max(0, room - byteSize(note) - 1);
   // Back off to the start of a character: UTF-8 continuation bytes are 10xxxxxx.
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;

@@ -1,11 +1,12 @@
 // Nested instructions brought to the model where they apply: the first read, edit or write of a file under a folder
 // with its own AGENTS.md gets that file's text appended to its tool result, the nearest folder first. What counts as
 // delivered is what the model's context holds: it is read from the context a run starts from, and read again when a
-// compaction replaces it, so instructions summarised away are attached again at the next file under their folder.
+// compaction replaces it, so instructions summarised away are attached again at the next file under their folder; a
+// file changed since it was attached is attached again too, as it is now.
 import type { AfterToolCallResult, AgentToolResult } from '../../agent/types';
 import type { Message, TextContent, ToolCall } from '../../ai/types';
 import type { CodingToolName } from '../../tools/catalog';
-import { byteSize, fitToBudget, INSTRUCTIONS_BUDGET_BYTES } from './budget';
+import { byteSize, CUT_NOTE_START, fitToBudget, INSTRUCTIONS_BUDGET_BYTES } from './budget';
 import { folderLabel, sourcesCovering, type InstructionSource } from './instruction-files';
 import type { ProjectInstructions } from './project-instructions.svelte';
 
@@ -21,14 +22,14 @@ export function instructionsHeader(source: InstructionSource): string {
   return `Instructions for ${folderLabel(source.folder)} (from ${source.path}):`;
 }
 
-/** The instruction files `messages` already hold, attached to tool results, with the bytes each takes. */
-export function deliveredIn(messages: readonly Message[]): Map<string, number> {
-  const delivered = new Map<string, number>();
+/** The instruction files `messages` already hold, attached to tool results: each one's latest attached text. */
+export function deliveredIn(messages: readonly Message[]): Map<string, string> {
+  const delivered = new Map<string, string>();
   for (const message of messages) {
     if (message.role !== 'toolResult') continue;
     for (const part of message.content) {
       const path = part.type === 'text' ? HEADER.exec(part.text)?.[1] : undefined;
-      if (path !== undefined && part.type === 'text') delivered.set(path, byteSize(part.text));
+      if (path !== undefined && part.type === 'text') delivered.set(path, part.text);
     }
   }
   return delivered;
@@ -36,7 +37,8 @@ export function deliveredIn(messages: readonly Message[]): Map<string, number> {
 
 /** One run's attachments, starting from what its context holds. */
 export class InstructionDelivery {
-  private delivered: Map<string, number>;
+  private delivered: Map<string, string>;
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly project: ProjectInstructions,
@@ -51,39 +53,60 @@ export class InstructionDelivery {
   }
 
   /** The loop's afterToolCall: a successful file tool's result, with the instructions not delivered yet appended. */
-  afterToolCall = async (call: ToolCallOutcome): Promise<AfterToolCallResult> => {
+  afterToolCall = (call: ToolCallOutcome): Promise<AfterToolCallResult> => {
+    // One call at a time, so two calls of one batch under the same folder do not both bring its instructions.
+    const attached = this.turn.then(() => this.attach(call));
+    this.turn = attached.then(
+      () => undefined,
+      () => undefined,
+    );
+    return attached;
+  };
+
+  private async attach(call: ToolCallOutcome): Promise<AfterToolCallResult> {
     const path = call.isError ? undefined : filePathOf(call.toolCall.name, call.args);
     const file = path === undefined ? undefined : this.project.relative(path);
     if (file === undefined || file === '') return;
     const found = await this.project.current();
-    // Marked before reading, so two calls of one batch under the same folder do not both bring it.
-    const due = sourcesCovering(found.nested, file).filter((source) => source.path !== file && !this.delivered.has(source.path));
-    if (due.length === 0) return;
-    for (const source of due) this.delivered.set(source.path, 0);
-    const rootBytes = found.root ? byteSize((await this.project.forPrompt()).root?.text ?? '') : 0;
-    const parts: TextContent[] = [];
-    for (const source of due) {
+    const covering = sourcesCovering(found.nested, file).filter((source) => source.path !== file);
+    const due: { source: InstructionSource; text: string }[] = [];
+    for (const source of covering) {
       const text = await this.project.read(source.path);
-      if (text === null) continue;
-      const part = attachedPart(source, text, INSTRUCTIONS_BUDGET_BYTES - rootBytes - this.used());
-      this.delivered.set(source.path, byteSize(part.text));
-      parts.push(part);
+      const held = this.delivered.get(source.path);
+      if (text !== null && (held === undefined || !holdsCurrent(held, source, text))) due.push({ source, text });
     }
-    if (parts.length === 0) return;
+    if (due.length === 0) return;
+    const rootBytes = found.root ? byteSize((await this.project.forPrompt()).root?.text ?? '') : 0;
+    const parts = due.map(({ source, text }) => {
+      const part = attachedPart(source, text, INSTRUCTIONS_BUDGET_BYTES - rootBytes - this.used(source.path));
+      this.delivered.set(source.path, part.text);
+      return part;
+    });
     return { content: [...call.result.content, ...parts] };
-  };
+  }
 
-  private used(): number {
+  /** The bytes the attached instructions take in the context, leaving out `except`'s (about to be replaced). */
+  private used(except: string): number {
     let total = 0;
-    for (const bytes of this.delivered.values()) total += bytes;
+    for (const [path, text] of this.delivered) if (path !== except) total += byteSize(text);
     return total;
   }
+}
+
+/** True when an attached part still says what `content` says (in full, or up to where the budget cut it). */
+function holdsCurrent(attached: string, source: InstructionSource, content: string): boolean {
+  const opening = `${instructionsHeader(source)}\n`;
+  if (!attached.startsWith(opening)) return true; // "not attached": nothing there to bring up to date
+  const body = attached.slice(opening.length);
+  const cut = body.startsWith(CUT_NOTE_START) ? 0 : body.lastIndexOf(`\n${CUT_NOTE_START}`);
+  return cut < 0 ? body === content : content.startsWith(body.slice(0, cut));
 }
 
 function attachedPart(source: InstructionSource, text: string, room: number): TextContent {
   const header = instructionsHeader(source);
   if (room <= byteSize(header) + 1) {
-    return { type: 'text', text: `${header} not attached: instructions may take ${INSTRUCTIONS_BUDGET_BYTES / 1024} KiB in all and that is used up. Read ${source.path} before changing files under ${folderLabel(source.folder)}.` };
+    const why = `instructions may take ${INSTRUCTIONS_BUDGET_BYTES / 1024} KiB in all and that is used up`;
+    return { type: 'text', text: `${header} not attached: ${why}. Read ${source.path} before changing files under ${folderLabel(source.folder)}.` };
   }
   return { type: 'text', text: `${header}\n${fitToBudget(text, room - byteSize(header) - 1, source.path).text}` };
 }
