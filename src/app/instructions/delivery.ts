@@ -8,7 +8,7 @@ import type { Message, TextContent, ToolCall } from '../../ai/types';
 import type { CodingToolName } from '../../tools/catalog';
 import { byteSize, CUT_NOTE_START, fitToBudget, INSTRUCTIONS_BUDGET_BYTES } from './budget';
 import { folderLabel, sourcesCovering, type InstructionSource } from './instruction-files';
-import type { ProjectInstructions } from './project-instructions.svelte';
+import type { ProjectInstructions } from './project-instructions';
 
 /** The tools whose file brings its folders' instructions. */
 const FILE_TOOLS: readonly CodingToolName[] = ['read', 'edit', 'write'];

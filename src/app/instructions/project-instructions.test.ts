@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime } from '../../runtime/embedded';
 import type { SearchRequest } from '../../runtime/search-types';
 import { Workspace } from '../../runtime/workspace/workspace';
-import { ProjectInstructions } from './project-instructions.svelte';
+import { ProjectInstructions } from './project-instructions';
 
 function project(files: Record<string, string>) {
   const runtime = createEmbeddedRuntime({ files });

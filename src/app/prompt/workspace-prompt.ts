@@ -2,7 +2,7 @@
 // the sandbox when the run starts, and the project's own instructions (../instructions/).
 import type { AgentTool } from '../../agent/types';
 import type { Runtime } from '../../runtime/types';
-import type { PromptInstructions } from '../instructions/project-instructions.svelte';
+import type { PromptInstructions } from '../instructions/project-instructions';
 import { buildSystemPrompt } from './system-prompt';
 
 const NO_INSTRUCTIONS: PromptInstructions = { root: null, nested: [] };

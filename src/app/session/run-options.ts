@@ -5,7 +5,7 @@ import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
-import { ProjectInstructions } from '../instructions/project-instructions.svelte';
+import { ProjectInstructions } from '../instructions/project-instructions';
 import { activeToolNames } from '../policy/policy';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import type { Settings } from '../settings/settings';

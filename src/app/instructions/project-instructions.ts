@@ -17,7 +17,7 @@ export type PromptInstructions = {
 /** The instructions of one session's workspace, as they are now. */
 export class ProjectInstructions {
   /** Every instruction file in use (workdir-relative), the root's first: what the runtime details list. */
-  files = $state.raw<string[]>([]);
+  files: readonly string[] = [];
 
   private found: FoundInstructions | null = null;
   private foundOn: Runtime | null = null;
@@ -26,6 +26,7 @@ export class ProjectInstructions {
   /** Counts the changes heard, so work begun before one does not keep what it read. */
   private changes = 0;
   private stopWatching: (() => void) | null = null;
+  private readonly filesListeners = new Set<(files: readonly string[]) => void>();
 
   constructor(private readonly workspace: Workspace) {}
 
@@ -76,6 +77,14 @@ export class ProjectInstructions {
     return this.workspace.relative(this.workspace.resolve(path));
   }
 
+  /** Hears `files` each time the files in use are found again; returns the unsubscribe. */
+  watchFiles(listener: (files: readonly string[]) => void): () => void {
+    this.filesListeners.add(listener);
+    return () => {
+      this.filesListeners.delete(listener);
+    };
+  }
+
   /** Stops listening to the workspace (the session closed). */
   dispose(): void {
     this.stopWatching?.();
@@ -102,6 +111,7 @@ export class ProjectInstructions {
       this.foundOn = runtime;
     }
     this.files = [...(found.root ? [found.root.path] : []), ...found.nested.map((source) => source.path)];
+    for (const listener of [...this.filesListeners]) listener(this.files);
     return found;
   }
 
