@@ -112,6 +112,15 @@ describe('nested instructions', () => {
     expect(attached(agentRequests[3], 'src/api/health.ts')).toEqual(['Instructions for src/api/ (from src/api/AGENTS.md):\nAPI: handlers return problem+json on errors.']);
   });
 
+  it('sends the root instructions as they are now on the next request of the same run, after the agent rewrote them', async () => {
+    const { controller, agentRequests } = session([{ content: [toolCall('write', { path: 'AGENTS.md', content: 'Root: use pnpm.' })] }, done]);
+    controller.send('Switch us to pnpm');
+    await controller.idle();
+    expect(agentRequests[0].systemPrompt).toContain('Root: run npm test before you finish.');
+    expect(agentRequests[1].systemPrompt).toContain('Project instructions from AGENTS.md:\nRoot: use pnpm.');
+    expect(agentRequests[1].systemPrompt).not.toContain('run npm test');
+  });
+
   it('keeps root and attached instructions within 32 KiB in all, saying where the rest is', async () => {
     const files = {
       'AGENTS.md': 'r'.repeat(30 * 1024),

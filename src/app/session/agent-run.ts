@@ -54,7 +54,8 @@ export async function runAgent(run: AgentRun): Promise<string | null> {
         beforeModelCall: async (modelCall, signal) => {
           const plan = await guard.beforeModelCall(modelCall, signal);
           if (plan?.messages) instructions.contextReplaced(plan.messages); // compacted: summarised instructions are gone
-          return plan;
+          const systemPrompt = await call.currentSystemPrompt(); // an instruction file edited mid-run is sent as it is now
+          return systemPrompt === call.systemPrompt ? plan : { ...plan, systemPrompt };
         },
         beforeToolCall: async (toolCall, signal) => {
           const result = await policy.beforeToolCall(toolCall, signal);

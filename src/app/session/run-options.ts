@@ -5,13 +5,19 @@ import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
-import { ProjectInstructions } from '../instructions/project-instructions';
+import { ProjectInstructions, type PromptInstructions } from '../instructions/project-instructions';
 import { activeToolNames } from '../policy/policy';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
-export type RunCall = CompactionCall & { tools: AgentTool[]; streamOptions: Omit<StreamOptions, 'signal'>; instructions: ProjectInstructions };
+export type RunCall = CompactionCall & {
+  tools: AgentTool[];
+  streamOptions: Omit<StreamOptions, 'signal'>;
+  instructions: ProjectInstructions;
+  /** The system prompt as it would be built now: `systemPrompt` again, unless the instructions changed mid-run. */
+  currentSystemPrompt(): Promise<string>;
+};
 
 export type RunSources = {
   workspace: Workspace;
@@ -39,14 +45,19 @@ export class RunOptions {
   }
 
   async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
-    const instructions = await this.instructions.forPrompt();
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices, instructions);
+    return (await this.promptWithInstructions(tools, settings, notices)).prompt;
   }
 
   /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
   async callFor(settings: Settings, model: Model, notices: string[] = []): Promise<RunCall> {
     const tools = this.activeTools(settings);
-    const systemPrompt = await this.systemPrompt(tools, settings, notices);
+    let built = await this.promptWithInstructions(tools, settings, notices);
+    const systemPrompt = built.prompt;
+    const currentSystemPrompt = async () => {
+      const instructions = await this.instructions.forPrompt();
+      if (!samePromptInstructions(instructions, built.instructions)) built = await this.promptWithInstructions(tools, settings, notices);
+      return built.prompt;
+    };
     return {
       model,
       streamFn: this.sources.streamFn,
@@ -55,13 +66,24 @@ export class RunOptions {
       systemPrompt,
       tools,
       instructions: this.instructions,
+      currentSystemPrompt,
     };
+  }
+
+  private async promptWithInstructions(tools: AgentTool[], settings: Settings, notices: string[]): Promise<{ prompt: string; instructions: PromptInstructions }> {
+    const instructions = await this.instructions.forPrompt();
+    const date = this.sources.now?.() ?? new Date();
+    return { prompt: await workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, date, notices, instructions), instructions };
   }
 
   /** The session closed: stops following the workspace. */
   dispose(): void {
     this.instructions.dispose();
   }
+}
+
+function samePromptInstructions(a: PromptInstructions, b: PromptInstructions): boolean {
+  return a.root?.path === b.root?.path && a.root?.text === b.root?.text && a.nested.join('\n') === b.nested.join('\n');
 }
 
 function streamOptionsFor(settings: Settings, model: Model, onRetryNotice: (notice: string) => void): Omit<StreamOptions, 'signal'> {
