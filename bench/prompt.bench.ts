@@ -16,7 +16,7 @@ const SKILLS = 50;
 const RUNS = 20;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
+const ms = (value: number) => `${value.toFixed(2).padStart(8)} ms`;
 
 /** The big repo as workspace files, plus the root's AGENTS.md, one in each of 30 source folders, and 50 skills. */
 function fixture(): { files: Record<string, string | Uint8Array>; nested: string[]; skills: string[] } {

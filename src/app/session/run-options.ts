@@ -7,6 +7,7 @@ import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
 import { ProjectInstructions, type PromptInstructions } from '../instructions/project-instructions';
 import { activeToolNames } from '../policy/policy';
+import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import type { Settings } from '../settings/settings';
 
@@ -34,8 +35,11 @@ export class RunOptions {
   /** The repo's instruction files, kept for the session: in every system prompt, and attached to tool results. */
   readonly instructions: ProjectInstructions;
 
+  private readonly listing: RootListing;
+
   constructor(private readonly sources: RunSources) {
     this.instructions = new ProjectInstructions(sources.workspace);
+    this.listing = new RootListing(sources.workspace);
   }
 
   /** The tools the settings make active (read-only mode keeps only the reading ones). */
@@ -71,14 +75,16 @@ export class RunOptions {
   }
 
   private async promptWithInstructions(tools: AgentTool[], settings: Settings, notices: string[]): Promise<{ prompt: string; instructions: PromptInstructions }> {
-    const instructions = await this.instructions.forPrompt();
+    const [listing, instructions] = await Promise.all([this.listing.current(), this.instructions.forPrompt()]);
     const date = this.sources.now?.() ?? new Date();
-    return { prompt: await workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, date, notices, instructions), instructions };
+    const { workspace } = this.sources;
+    return { prompt: workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions }), instructions };
   }
 
   /** The session closed: stops following the workspace. */
   dispose(): void {
     this.instructions.dispose();
+    this.listing.dispose();
   }
 }
 
