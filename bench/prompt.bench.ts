@@ -1,9 +1,11 @@
 // Building the system prompt on a real-sized repo (bench/lib/big-repo.ts: 20,000 files) that carries a root AGENTS.md,
 // 30 nested AGENTS.md files and 50 skills: the page's own path (RunOptions.systemPrompt: the instruction files found by
-// the embedded runtime's name search, read, then the prompt builder), the first time in a session and after it, also
-// after a change that does not matter (a source file) and one that does (a nested AGENTS.md). Target: at most 20 ms
-// after the first time. Prints figures; asserts nothing.
+// the embedded runtime's name search, read, then the prompt builder; the skills as the workspace's conventions find
+// them, which is what the page's Conventions.forRun does for the workspace's own), the first time in a session and
+// after it, also after a change that does not matter (a source file) and one that does (a nested AGENTS.md). Target:
+// at most 20 ms after the first time. Prints figures; asserts nothing.
 import type { StreamFn } from '../src/ai/types';
+import { findWorkspaceConventions } from '../src/app/conventions/workspace-conventions';
 import { RunOptions } from '../src/app/session/run-options';
 import { defaultSettings } from '../src/app/settings/settings';
 import { createEmbeddedRuntime } from '../src/runtime/embedded';
@@ -41,7 +43,12 @@ async function main(): Promise<void> {
   const noModel: StreamFn = () => {
     throw new Error('The prompt bench never calls a model.');
   };
-  const options = new RunOptions({ workspace, tools: createCodingTools(workspace), streamFn: noModel, onRetryNotice: () => undefined });
+  // Conventions.forRun (a Svelte state class) without the person's own skills, which this workspace has none of.
+  const workspaceSkills = async () =>
+    (await findWorkspaceConventions(workspace)).skills
+      .filter((skill) => skill.invalid === undefined && skill.modelInvocable)
+      .map(({ name, description, path }) => ({ name, description, path }));
+  const options = new RunOptions({ workspace, tools: createCodingTools(workspace), streamFn: noModel, onRetryNotice: () => undefined, skills: workspaceSkills });
   const settings = defaultSettings();
   const tools = options.activeTools(settings);
   const build = async () => {
@@ -67,8 +74,6 @@ async function main(): Promise<void> {
   const prompt = first.prompt;
   console.log(`Workspace: ${Object.keys(files).length} files; ${nested.length} nested AGENTS.md; ${skills.length} skills`);
   console.log(`System prompt: ${prompt.length} characters; nested paths listed ${nested.filter((p) => prompt.includes(p)).length}/${nested.length}`);
-  // The skills slice (issue 21, part 2) adds each skill's name and description to the prompt; this count shows them
-  // once it is merged (0 before).
   console.log(`Skills in the prompt: ${skills.filter((name) => prompt.includes(name)).length}/${skills.length}`);
   console.log(`  first time in the session                 ${ms(first.ms)}`);
   console.log(`  after the first time (median of ${RUNS})       ${ms(median(after))}   (max ${after.reduce((a, b) => Math.max(a, b)).toFixed(1)} ms; target <= 20 ms)`);

@@ -126,6 +126,35 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       expect(commitsOnBranch('reader', name, 'conch/make-the-app-log-2')).toBe(1);
     });
 
+    test("the agent's git push waits for the person, then opens the pull request; declining sends nothing", async ({ page, mock }) => {
+      const name = await freshRepo();
+      await importedSession(page, mock, `https://github.com/octo/${name}`, 'ghp_mock');
+      const commitAndPush = "sed -i 's/1/2/' src/app.js && git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -q -m 'Log 2' && git push";
+      mock.setScript([callTurn('bash', { command: commitAndPush }), textTurn('Pushed.')]);
+      if (narrow(page)) await page.getByTestId('view-chat').click();
+      await ask(page, 'Commit and push');
+      const card = page.getByTestId('git-push-card');
+      await expect(card).toContainText(`Push to github.com/octo/${name}?`, { timeout: 20_000 });
+      await expect(card.getByTestId('git-push-branch')).toHaveText('conch/commit-and-push');
+      await expect(card).toContainText('src/app.js');
+      expect(github.pulls('octo', name)).toEqual([]);
+      await snapshot(page, `git-push-question-${size.width}`);
+      await card.getByTestId('git-push-allow').click();
+      const bash = page.locator('[data-testid="tool-call"][data-tool="bash"]').last();
+      await expect(bash).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+      expect(github.pulls('octo', name)).toMatchObject([{ number: 1, head: 'conch/commit-and-push', base: 'main', title: 'Log 2' }]);
+      const toModel = JSON.stringify(mock.requests.at(-1)?.body ?? '');
+      expect(toModel).toContain('Pull request #1 opened');
+
+      mock.setScript([callTurn('bash', { command: "echo more >> README.md && git commit -q -am 'More' && git push" }), textTurn('Declined.')]);
+      await ask(page, 'Push once more');
+      await expect(card).toBeVisible({ timeout: 20_000 });
+      await card.getByTestId('git-push-deny').click();
+      await expect(page.locator('[data-testid="tool-call"][data-tool="bash"]').last()).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
+      expect(JSON.stringify(mock.requests.at(-1)?.body ?? '')).toContain('the person declined the push');
+      expect(commitsOnBranch('octo', name, 'conch/commit-and-push')).toBe(1);
+    });
+
     test('a GitLab import opens a merge request, and a push again updates the same one', async ({ page, mock }) => {
       const name = `site-${++serial}`;
       gitlab.addProject({ namespace: 'team', name, branches: { main: [{ path: 'README.md', data: '# site\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }] } });

@@ -2,15 +2,21 @@
 // result, a rate-limited import saying when to retry, and a ?repo= link that fetches nothing before its confirmation.
 import type { Page } from '@playwright/test';
 import { startMockGitHub, type MockGitHub } from './mock-github/server';
+import { startMockGitLab, type MockGitLab } from './mock-gitlab/server';
 import { expect, snapshot, test } from './fixtures';
 
 let github: MockGitHub;
+let gitlab: MockGitLab;
 test.beforeAll(async () => {
+  gitlab = await startMockGitLab({ tokens: { 'glpat-reader': { username: 'reader', scopes: ['read_api'] } } });
   github = await startMockGitHub({
     repos: [{ owner: 'octo', name: 'hello', branches: { main: [{ path: 'README.md', data: '# hello\n' }, { path: 'src/app.js', data: 'console.log(1);\n' }, { path: 'vendor/lib', submodule: 'c'.repeat(40) }] } }],
   });
 });
-test.afterAll(() => github.close());
+test.afterAll(async () => {
+  await github.close();
+  await gitlab.close();
+});
 
 async function pointAtMock(page: Page, url = '/') {
   await page.goto(url);
@@ -50,6 +56,23 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       }
       await expect(page.getByTestId('file-tree')).toContainText('README.md');
       await expect(page.getByTestId('file-tree')).toContainText('src');
+    });
+
+    test("Settings' Test token says whose token it is, for GitHub and for GitLab", async ({ page }) => {
+      await pointAtMock(page);
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('github-token').fill('ghp_wrong');
+      await page.getByTestId('token-test').click();
+      await expect(page.getByTestId('token-result')).toHaveAttribute('data-kind', 'rejected');
+      await page.getByTestId('github-token').fill('ghp_mock');
+      await expect(page.getByTestId('token-result')).toBeHidden(); // a changed token is not the tested one
+      await page.getByTestId('token-test').click();
+      await expect(page.getByTestId('token-result')).toContainText('Signed in as');
+      await page.getByTestId('gitlab-url').fill(gitlab.baseUrl);
+      await page.getByTestId('gitlab-token').fill('glpat-reader');
+      await page.getByTestId('gitlab-token-test').click();
+      await expect(page.getByTestId('gitlab-token-result')).toHaveText('✓ Signed in as reader; scopes: read_api. Opening merge requests needs the api scope.');
+      await snapshot(page, `token-tests-${size.width}`);
     });
 
     test('a rate-limited import says when to retry', async ({ page }) => {

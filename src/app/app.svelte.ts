@@ -5,10 +5,11 @@
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
 // instructions/ (the repo's AGENTS.md files: in the prompt, and attached to the first tool result under their folder),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
-// merge requests, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/
-// and terminal/.
+// merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
+// storage view), conventions/ (skills and command templates), compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
-import type { Runtime } from '../runtime/types';
+import type { GitPushHost, Runtime } from '../runtime/types';
+import type { ShellPush } from './repos/shell-push/shell-push.svelte';
 import { Workspace } from '../runtime/workspace/workspace';
 import type { SessionStore } from '../store';
 import type { SessionLibrary } from './library/library.svelte';
@@ -23,6 +24,7 @@ import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { errorText } from '../ai/messages';
+import { Conventions } from './conventions/conventions.svelte';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
@@ -72,6 +74,13 @@ export class AppState {
   readonly toasts = new Toasts();
   /** Files changed on disk in a session's folder, for its next run's prompt. */
   readonly outsideEdits = new OutsideEditNotices();
+  /** `git push` from the sandbox's shell and its questions to the person; made on the first push. */
+  shellPush = $state.raw<ShellPush | null>(null);
+  /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
+  readonly conventions = new Conventions({
+    workspace: this.workspace,
+    openStore: async () => (await import('../store')).createPersonalConventionsStore(),
+  });
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -187,6 +196,7 @@ export class AppState {
       resolveModel,
       streamFn: engine.streamFn,
       takeNotices: () => this.outsideEdits.take(init.id),
+      skillsForRun: () => this.conventions.forRun(),
     });
   }
 
@@ -199,6 +209,15 @@ export class AppState {
     this.library = library;
     await library.start();
   }
+
+  /** The sandbox's `git push` (Runtime option gitPush): asks the person, then sends through the pull-request push. */
+  readonly gitPush: GitPushHost = async (request, signal) => {
+    if (!this.shellPush) {
+      const { ShellPush } = await import('./repos/shell-push/shell-push.svelte');
+      this.shellPush ??= new ShellPush({ library: () => this.library, settings: () => this.settings });
+    }
+    return this.shellPush.host(request, signal);
+  };
 
   openSettings(): void {
     this.settingsOpen = true;

@@ -38,7 +38,7 @@ export function createBrowserBoot(
       timeoutMs,
       autoBootWebContainer: mayAutoBootWebContainer(globalThis.navigator),
       bootWebContainer: async () => (await import('../runtime/webcontainer/boot')).bootWebContainerRuntime(),
-      createEmbedded: async () => (await import('../runtime/embedded/client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app) }),
+      createEmbedded: async () => (await import('../runtime/embedded/client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app), gitPush: app.gitPush }),
     });
     machine.subscribe((state) => {
       app.setBoot(bootView(state));

@@ -8,14 +8,15 @@
 // fork when the token cannot push; base-modes.ts, which modified files are executables; token-test.ts, Settings' Test token); gitlab/ (the import: the project and ref resolved, its archive.zip
 // read by the zip import; the merge request: one commit of actions, then the MR; the token test); local-folder/ (a
 // folder picked by the app, through a FolderHandle: import under the zip import's rules, a sync record of what each
-// file held, write-back that asks on conflict, refresh from disk, the edit permission).
+// file held, write-back that asks on conflict, refresh from disk, the edit permission); mcp/ (MCP servers: the
+// contract with the app in types.ts, the client loaded on first use).
 export { parseRepoUrl, refCandidates, repoWebUrl, type KnownHosts, type RepoHost, type RepoLocation, type RepoUrlResult } from './repo-url';
 export { repoFromLink, repoLink, withoutRepoLink, type LinkOrigin, type RepoLinkResult } from './repo-link';
 export { importGitHubRepo, type GitHubImport, type GitHubImportOptions, type GitHubImportProgress, type GitHubOrigin } from './github/import-repo';
 export { GitHubError, type GitHubErrorKind } from './github/errors';
 export { importGitLabProject, type GitLabImport, type GitLabImportOptions, type GitLabImportProgress, type GitLabOrigin } from './gitlab/import-project';
 export { DEFAULT_GITLAB_URL, gitlabApiUrl, type GitLabAccess } from './gitlab/api';
-export { testGitLabToken, type GitLabTokenCheck } from './gitlab/token-check';
+export { describeGitLabTokenTest, testGitLabToken, testGitLabTokenForSettings, type GitLabTokenCheck } from './gitlab/token-check';
 export { GitLabError, type GitLabErrorKind } from './gitlab/errors';
 export type { FolderHandle, FolderFileHandle, FolderFileSnapshot, FolderWritable } from './local-folder/folder-handle';
 export { parseFolderSync, type FileStamp, type FolderSync } from './local-folder/folder-sync';

@@ -107,6 +107,12 @@ export interface Runtime {
   setBaseline?(baseline: WorkspaceBaseline | null): Promise<void>;
   /** Optional: a search (walk with ignore rules, match, limits) run where the files are, in one round trip. */
   search?(request: SearchRequest): Promise<SearchResult>;
+  /**
+   * Optional: replaces what the absolute folder `root`, outside the workdir, holds with `files` (paths relative to it),
+   * read-only from then on: the agent can read them and run them, and any write there fails saying so. Being outside
+   * the workdir they are in no scan, export, snapshot or watch batch.
+   */
+  placeReadOnly?(root: string, files: WorkspaceFile[]): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -119,6 +125,35 @@ export interface WorkspaceBaseline {
   /** The repository it came from (e.g. https://github.com/OWNER/REPO): the repository's `remote.origin.url`. */
   remoteUrl?: string;
 }
+
+/**
+ * `git push` in a runtime's shell, as the page receives it: the work committed since the imported commit, to be sent
+ * to the host the workspace came from the way "Open pull request" sends it (there is no git protocol from a tab).
+ */
+export interface GitPushRequest {
+  /** The pushed remote's URL, as the repository has it. */
+  remoteUrl: string;
+  /** The branch named on the command line (`git push origin NAME`, `HEAD:NAME`, or the current branch when it is
+   * not the imported one); absent: the page's own choice (the session's earlier push, else conch/<title>). */
+  branch?: string;
+  /** What was pushed, as typed (HEAD, a branch), for the output. */
+  source: string;
+  /** The commit message for the host: the pushed commits' messages. */
+  message: string;
+  /** The files that differ between the imported commit and the pushed one (workdir-relative). */
+  changes: GitPushChange[];
+}
+
+export type GitPushChange =
+  | { path: string; kind: 'added' | 'modified'; data: Uint8Array; executable?: boolean }
+  | { path: string; kind: 'added' | 'modified'; symlinkTarget: string }
+  | { path: string; kind: 'deleted' };
+
+/** The page's answer: what it pushed (the branch, lines for the shell's output), or why not, for the person and the model. */
+export type GitPushAnswer = { pushed: true; branch: string; lines: string[] } | { pushed: false; message: string };
+
+/** The page's side of `git push`: asks the person (always), then sends; `signal` aborts when the command is stopped. */
+export type GitPushHost = (request: GitPushRequest, signal?: AbortSignal) => Promise<GitPushAnswer>;
 
 /** A staged workspace replacement (Runtime.beginImport). */
 export interface StagedImport {

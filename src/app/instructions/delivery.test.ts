@@ -62,7 +62,7 @@ describe('nested instructions', () => {
     ]);
     expect(resultTexts(agentRequests[2], 'src/api/health.ts')).toHaveLength(1); // src/api/ came already
     expect(resultTexts(agentRequests[3], 'src/web/page.ts')).toHaveLength(1); // no instructions there
-    expect(controller.instructions.files).toEqual(['AGENTS.md', 'src/api/AGENTS.md', 'src/api/v2/AGENTS.md']);
+    expect(controller.runOptions.instructions.files).toEqual(['AGENTS.md', 'src/api/AGENTS.md', 'src/api/v2/AGENTS.md']);
   });
 
   it('brings a folder\'s instructions once per session, and again once a compaction has summarised them away', async () => {

@@ -27,7 +27,7 @@ describe('buildSystemPrompt', () => {
   it('tells the model that git works locally in the embedded sandbox, and that a WebContainer has none', () => {
     const embedded = buildSystemPrompt(base);
     expect(embedded).toMatch(/git works locally/);
-    expect(embedded).toMatch(/clone, fetch, pull and push do not \(no network\)/);
+    expect(embedded).toMatch(/clone, fetch and pull do not \(no network\); git push sends what is committed to the repository the session was imported from/);
     expect(embedded).toMatch(/first commit is the imported files/);
     const webcontainer = buildSystemPrompt({ ...base, runtimeKind: 'webcontainer' });
     expect(webcontainer).toMatch(/There is no git: jsh does not provide one/);
@@ -83,5 +83,17 @@ describe('buildSystemPrompt', () => {
     const prompt = buildSystemPrompt({ ...base, tools: [{ name: 'read', description: 'Read.' }], customInstructions: '  ' });
     expect(prompt).not.toContain("person's own instructions");
     expect(prompt).toContain('You can only look, not change');
+  });
+});
+
+describe('buildSystemPrompt with skills', () => {
+  it('lists each skill by name, description and SKILL.md path, with the rule to read it first', () => {
+    const prompt = buildSystemPrompt({
+      ...base,
+      skills: [{ name: 'pdf-tools', description: 'Fill PDF forms.\nUse when a PDF is given.', path: '/skills/pdf-tools/SKILL.md' }],
+    });
+    expect(prompt).toContain('- pdf-tools: Fill PDF forms. Use when a PDF is given. (/skills/pdf-tools/SKILL.md)');
+    expect(prompt).toMatch(/Before doing work that matches a skill's description, read its SKILL.md/);
+    expect(buildSystemPrompt(base)).not.toContain('Skills:');
   });
 });

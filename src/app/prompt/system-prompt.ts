@@ -3,6 +3,8 @@
 import { isCodingToolName, toolTraits, type CodingToolName } from '../../tools/catalog';
 
 export type PromptTool = { name: string; description: string };
+/** A skill the model may use by itself: it reads the SKILL.md at `path` when the work matches `description`. */
+export type PromptSkill = { name: string; description: string; path: string };
 
 export type SystemPromptInput = {
   runtimeKind: 'webcontainer' | 'embedded';
@@ -16,6 +18,8 @@ export type SystemPromptInput = {
   /** The instruction files of subfolders, by workdir-relative path. */
   nestedInstructions?: string[];
   customInstructions?: string;
+  /** The skills that are on and the model may pick (their bodies stay out: the model reads them on demand). */
+  skills?: PromptSkill[];
   /** One-line notices for this request only (files changed on disk since the last run), after the listing. */
   notices?: string[];
 };
@@ -47,7 +51,7 @@ function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string
     '`node` runs JavaScript and TypeScript (types stripped) in a sandboxed engine (QuickJS, slower than real Node): `node file.js`, `node -e`/`-p`, CommonJS and ES modules, packages already in node_modules, fs over the workspace, and tests with `node --test` (node:test, assert).',
     '`npm` works: npm install (no arguments, package names, -D), npm ci, npm uninstall, npm run <script>, npm test, npm start, and npx for bins already installed in node_modules/.bin. Packages come from the npm registry set in settings (a cache keeps them for offline use); lifecycle scripts (postinstall and the like) are NOT run, and packages that need a native build (node-gyp) cannot be installed. node_modules is not kept in saved sessions: the first npm or node command after a reload reinstalls it from package-lock.json.',
     'There is no python, and no network besides npm\'s registry: no server can listen (http, net and child_process are unavailable), and native modules do not load. The other commands are the shell\'s built-ins (ls, cat, grep, sed, awk, find, head, tail, wc, sort, echo, mkdir, rm, mv, cp and similar), plus git.',
-    'git works locally: init, status, add, rm, commit, diff (--cached, --stat), log (--oneline, -p), show, branch, switch/checkout, restore, reset, stash, merge, tag. clone, fetch, pull and push do not (no network). When the workspace was imported, its first commit is the imported files, so `git diff` shows every change made since the import.',
+    'git works locally: init, status, add, rm, commit, diff (--cached, --stat), log (--oneline, -p), show, branch, switch/checkout, restore, reset, stash, merge, tag. clone, fetch and pull do not (no network); git push sends what is committed to the repository the session was imported from (GitHub or GitLab), as a branch with a pull or merge request, after the person agrees. When the workspace was imported, its first commit is the imported files, so `git diff` shows every change made since the import.',
     'Do not try to run a dev server or a package that needs native code; say so plainly if the task needs one.',
   ].join('\n');
 }
@@ -75,6 +79,14 @@ function describeNestedInstructions(paths: string[]): string {
   ].join('\n');
 }
 
+function describeSkills(skills: PromptSkill[]): string {
+  const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')} (${s.path})`);
+  return [
+    'Skills: instructions for particular kinds of work. Before doing work that matches a skill\'s description, read its SKILL.md with the read tool and follow it; files it mentions are relative to its folder.',
+    ...lines,
+  ].join('\n');
+}
+
 function isoDay(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
@@ -94,6 +106,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${input.agentsMd.content.trim()}`);
   }
   if (input.nestedInstructions && input.nestedInstructions.length > 0) sections.push(describeNestedInstructions(input.nestedInstructions));
+  if (input.skills && input.skills.length > 0) sections.push(describeSkills(input.skills));
   if (input.customInstructions && input.customInstructions.trim() !== '') {
     sections.push(`The person's own instructions:\n${input.customInstructions.trim()}`);
   }

@@ -1,9 +1,9 @@
-// The system prompt for a run, with what the model should know of the workspace: its top-level listing and the
-// project's own instructions (../instructions/), both kept for the session by their owners.
+// The system prompt for a run, with what the model should know of the workspace: its top-level listing, the
+// project's own instructions (../instructions/), both kept for the session by their owners, and the skills on.
 import type { AgentTool } from '../../agent/types';
 import type { Runtime } from '../../runtime/types';
 import type { PromptInstructions } from '../instructions/project-instructions';
-import { buildSystemPrompt } from './system-prompt';
+import { buildSystemPrompt, type PromptSkill } from './system-prompt';
 
 export type WorkspacePromptInput = {
   runtime: Pick<Runtime, 'kind' | 'workdir'>;
@@ -15,6 +15,7 @@ export type WorkspacePromptInput = {
   /** One-line news for this run only. */
   notices?: string[];
   instructions?: PromptInstructions;
+  skills?: PromptSkill[];
 };
 
 /** The system prompt for `tools` in a workspace. */
@@ -30,5 +31,6 @@ export function workspaceSystemPrompt(input: WorkspacePromptInput): string {
     nestedInstructions: instructions?.nested,
     customInstructions: input.customInstructions,
     notices: input.notices,
+    skills: input.skills,
   });
 }

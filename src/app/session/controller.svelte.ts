@@ -16,7 +16,7 @@ import type { PendingApproval } from '../policy/approval-queue.svelte';
 import type { ApprovalAnswer } from '../policy/policy';
 import { SessionApprovals } from './approvals';
 import { PromptQueue, promptMessage } from './prompt-queue.svelte';
-import { RunOptions } from './run-options';
+import { RunOptions, type RunSources } from './run-options';
 import type { Settings } from '../settings/settings';
 import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
@@ -56,6 +56,8 @@ export type SessionControllerOptions = {
   takeNotices?: () => string[];
   /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
   scheduleUpdate?: (fn: () => void) => void;
+  /** The skills for the prompt, made ready in the sandbox (none when absent). */
+  skillsForRun?: RunSources['skills'];
 };
 
 let sessionCounter = 0;
@@ -83,7 +85,7 @@ export class SessionController {
   private readonly activity: AgentActivity;
   private readonly toolApprovals: SessionApprovals;
   private readonly prompts = new PromptQueue();
-  private readonly runOptions: RunOptions;
+  readonly runOptions: RunOptions;
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private abortController: AbortController | null = null;
   private runPromise: Promise<void> | null = null;
@@ -101,6 +103,7 @@ export class SessionController {
       streamFn: options.streamFn,
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
+      skills: options.skillsForRun,
     });
     this.compaction = new SessionCompaction(
       options.compactions ?? [],
@@ -180,9 +183,6 @@ export class SessionController {
     return overflowedReply(this.messages, this.running);
   }
 
-  /** The repo's instruction files this session's prompts and tool results carry. */
-  get instructions(): RunOptions['instructions'] { return this.runOptions.instructions; }
-
   /** Questions about tool calls waiting for the person's answer. */
   get approvals(): PendingApproval[] {
     return this.toolApprovals.pending;
@@ -210,9 +210,9 @@ export class SessionController {
 
   /**
    * Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. `/compact [focus]`
-   * compacts the context instead.
+   * compacts the context instead. `typed`: the command `text` expands (the transcript shows it; the model gets `text`).
    */
-  send(text: string, images: ImageContent[] = []): void {
+  send(text: string, images: ImageContent[] = [], typed?: string): void {
     const trimmed = text.trim();
     if (trimmed === '' && images.length === 0) return;
     const command = images.length === 0 ? parseCompactCommand(trimmed) : null;
@@ -220,12 +220,12 @@ export class SessionController {
       this.compact(command);
       return;
     }
-    const message = promptMessage(trimmed, images);
+    const message = typed ? { ...promptMessage(trimmed, images), command: typed } : promptMessage(trimmed, images);
     if (this.running) {
       this.prompts.queue(message);
       return;
     }
-    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed) || (trimmed ? 'New session' : 'Image');
+    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(typed ?? trimmed) || (trimmed ? 'New session' : 'Image');
     this.start([message]);
   }
 

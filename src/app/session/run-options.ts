@@ -9,6 +9,7 @@ import { ProjectInstructions, type PromptInstructions } from '../instructions/pr
 import { activeToolNames } from '../policy/policy';
 import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
+import type { PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
@@ -28,6 +29,8 @@ export type RunSources = {
   now?: () => Date;
   /** Hears "… Retrying in N s…" while a request is retried. */
   onRetryNotice: (notice: string) => void;
+  /** The skills for the prompt, made ready in the sandbox (none when absent). */
+  skills?: () => Promise<PromptSkill[]>;
 };
 
 /** A session's runs' options, made from its settings at each start. */
@@ -75,10 +78,11 @@ export class RunOptions {
   }
 
   private async promptWithInstructions(tools: AgentTool[], settings: Settings, notices: string[]): Promise<{ prompt: string; instructions: PromptInstructions }> {
-    const [listing, instructions] = await Promise.all([this.listing.current(), this.instructions.forPrompt()]);
+    const [listing, instructions, skills] = await Promise.all([this.listing.current(), this.instructions.forPrompt(), this.sources.skills?.() ?? []]);
     const date = this.sources.now?.() ?? new Date();
     const { workspace } = this.sources;
-    return { prompt: workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions }), instructions };
+    const prompt = workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions, skills });
+    return { prompt, instructions };
   }
 
   /** The session closed: stops following the workspace. */

@@ -5,7 +5,8 @@ import type { Answer, GitHubClient } from './api';
 import { UnexpectedAnswerError } from './errors';
 
 export type PullRequestRef = { number: number; url: string };
-export type PullRequestText = { title: string; body: string };
+/** `keepOpenText`: a pull request already open keeps its title and body (a push from the shell only adds commits). */
+export type PullRequestText = { title: string; body: string; keepOpenText?: boolean };
 export type PullRequestSides = { base: { owner: string; repo: string; ref: string }; head: { owner: string; branch: string; sameRepo: boolean } };
 
 type PullAnswer = { number: number; html_url: string; title: string; body: string | null };
@@ -39,7 +40,7 @@ async function findOpenPull(client: GitHubClient, sides: PullRequestSides): Prom
 }
 
 async function updatePull(client: GitHubClient, sides: PullRequestSides, pull: PullAnswer, text: PullRequestText, refused: (answer: Answer) => Error): Promise<PullRequestRef> {
-  if (pull.title === text.title && (pull.body ?? '') === text.body) return refOf(pull);
+  if (text.keepOpenText || (pull.title === text.title && (pull.body ?? '') === text.body)) return refOf(pull);
   const path = `/repos/${encodeURIComponent(sides.base.owner)}/${encodeURIComponent(sides.base.repo)}/pulls/${pull.number}`;
   const answer = await client.write('PATCH', path, { title: text.title, body: text.body }, `pull request #${pull.number}`, WRITE_REFUSALS);
   if (answer.status !== 200) throw refused(answer);

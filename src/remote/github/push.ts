@@ -45,6 +45,8 @@ export type GitHubPushRequest = {
   body: string;
   /** The fork to push into (forkRepo's answer); the pull request then goes from it into the origin. */
   fork?: RepoName;
+  /** A pull request already open keeps its title and body (a push from the shell). */
+  keepOpenText?: boolean;
 };
 
 export type GitHubPushOptions = {

@@ -3,7 +3,7 @@ import { startMockGitLab, type MockGitLab } from '../../../e2e/mock-gitlab/serve
 import { gitlabApiUrl } from './api';
 import { BadTokenError } from './errors';
 import { importGitLabProject } from './import-project';
-import { testGitLabToken } from './token-check';
+import { describeGitLabTokenTest, testGitLabToken, testGitLabTokenForSettings } from './token-check';
 import { at, failure, mockAccess, TOKEN } from './testing/mock-access';
 
 let mock: MockGitLab;
@@ -29,6 +29,16 @@ it("tests a token: its login and scopes, sent as PRIVATE-TOKEN", async () => {
     ['/api/v4/user', TOKEN], ['/api/v4/personal_access_tokens/self', TOKEN],
     ['/api/v4/user', 'glpat-narrow'], ['/api/v4/personal_access_tokens/self', 'glpat-narrow'],
   ]);
+});
+
+it("Settings' Test token says who, which scopes, and that merge requests need the api scope; a wrong token or host is said, not thrown", async () => {
+  const narrow = await testGitLabTokenForSettings({ fetch, baseUrl: mock.baseUrl, token: 'glpat-narrow' });
+  expect(describeGitLabTokenTest(narrow)).toBe('Signed in as bot; scopes: read_user. Opening merge requests needs the api scope.');
+  const wrong = await testGitLabTokenForSettings({ fetch, baseUrl: mock.baseUrl, token: 'glpat-wrong' });
+  expect(wrong.kind).toBe('rejected');
+  const nowhere = await testGitLabTokenForSettings({ fetch, baseUrl: 'http://127.0.0.1:9', token: TOKEN });
+  expect(nowhere.kind).toBe('offline');
+  expect(describeGitLabTokenTest(nowhere)).toMatch(/could not be reached/);
 });
 
 it('says a refused token is refused, in the token test and in an import', async () => {

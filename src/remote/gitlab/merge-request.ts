@@ -32,6 +32,8 @@ export type GitLabMergeRequestRequest = {
   message: string;
   title: string;
   body: string;
+  /** A merge request already open keeps its title and description (a push from the shell). */
+  keepOpenText?: boolean;
 };
 
 export type GitLabMergeRequestOptions = {
@@ -87,7 +89,7 @@ export async function openGitLabMergeRequest(request: GitLabMergeRequestRequest,
     throw nothingToPush();
   }
 
-  const text = { title: request.title, description: request.body };
+  const text = { title: request.title, description: request.body, keep: request.keepOpenText === true };
   const known = head !== null || record.mergeRequest !== undefined;
   const mergeRequest = (known ? await findOpen(call, branch, origin.ref, text) : null) ?? (await openNew(call, branch, origin, text));
   if (record.mergeRequest?.iid !== mergeRequest.iid) save({ ...record, mergeRequest: { iid: mergeRequest.iid, url: mergeRequest.url } });
@@ -95,7 +97,7 @@ export async function openGitLabMergeRequest(request: GitLabMergeRequestRequest,
 }
 
 type Call = (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<Answer>;
-type MergeRequestText = { title: string; description: string };
+type MergeRequestText = { title: string; description: string; keep: boolean };
 
 async function branchHead(call: Call, branch: string): Promise<string | null> {
   const answer = await call('GET', `/repository/branches/${encodeURIComponent(branch)}`);
@@ -107,7 +109,7 @@ async function branchHead(call: Call, branch: string): Promise<string | null> {
 }
 
 async function openNew(call: Call, branch: string, origin: { project: string; ref: string }, text: MergeRequestText): Promise<MergeRequestRef & { opened: boolean }> {
-  const answer = await call('POST', '/merge_requests', { source_branch: branch, target_branch: origin.ref, ...text });
+  const answer = await call('POST', '/merge_requests', { source_branch: branch, target_branch: origin.ref, title: text.title, description: text.description });
   if (answer.status === 201) return { ...refOf(answer.body), opened: true };
   // One open merge request per source branch: one opened outside Conch is this push's.
   if (answer.status === 409) {
@@ -122,8 +124,8 @@ async function findOpen(call: Call, branch: string, target: string, text: MergeR
   if (answer.status !== 200 || !Array.isArray(answer.body)) throw unexpected('the open merge requests', answer.status, messageIn(answer.body));
   const open = answer.body[0] as { iid?: number; title?: string; description?: string | null } | undefined;
   if (!open || typeof open.iid !== 'number') return null;
-  if (open.title === text.title && (open.description ?? '') === text.description) return { ...refOf(open), opened: false };
-  const updated = await call('PUT', `/merge_requests/${open.iid}`, text);
+  if (text.keep || (open.title === text.title && (open.description ?? '') === text.description)) return { ...refOf(open), opened: false };
+  const updated = await call('PUT', `/merge_requests/${open.iid}`, { title: text.title, description: text.description });
   if (updated.status !== 200) throw refused(updated, '', 'merge request', `merge request !${open.iid}`);
   return { ...refOf(updated.body), opened: false };
 }

@@ -13,7 +13,7 @@ import { RollbackCopy } from './rollback-copy';
 import type { ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
 import type { CopiedEntry } from '../workspace/scan';
 import { packFiles } from './packed-files';
-import { answerBaselineFiles, answerNpmCall, type WorkerLine } from './worker-requests';
+import { answerBaselineFiles, answerNpmCall, GitPushAnswers, type WorkerLine } from './worker-requests';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
 export interface WorkerLike {
@@ -57,6 +57,7 @@ class WorkerEmbeddedRuntime implements Runtime {
   /** Kept in the page: the worker asks for its files when git first needs them, and a new worker is told again. */
   private baseline: WorkspaceBaseline | null = null;
   private readonly rollback = new RollbackCopy();
+  private readonly gitPushes = new GitPushAnswers();
   /** Read-backs of changed paths for the rollback copy still on their way. */
   private rollbackReads = 0;
   private disposed = false;
@@ -101,6 +102,7 @@ class WorkerEmbeddedRuntime implements Runtime {
       options: { files, workdir: this.options.workdir },
       stopTable: this.stopTable?.buffer as SharedArrayBuffer | undefined,
       npmHost: this.options.npm !== undefined,
+      gitPushHost: this.options.gitPush !== undefined,
     });
     await ready;
     worker.postMessage({ type: 'watch', enabled: true });
@@ -114,6 +116,7 @@ class WorkerEmbeddedRuntime implements Runtime {
   search = (...args: MethodArgs<'search'>) => this.call('search', args);
   scan = (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> => this.call('scan', [paths, options]);
   flushChanges = (): Promise<void> => this.call('flushChanges', []);
+  placeReadOnly = (...args: MethodArgs<'placeReadOnly'>) => this.call('placeReadOnly', args);
   writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args, [args[0]]);
   mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args, [args[0]]);
   rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args, [args[0]]);
@@ -325,6 +328,12 @@ class WorkerEmbeddedRuntime implements Runtime {
         return;
       case 'npm-host-call':
         void answerNpmCall(this.options.npm, message.request, message.call, this.line);
+        return;
+      case 'git-push':
+        void this.gitPushes.answer(this.options.gitPush, message.request, message.push, this.line);
+        return;
+      case 'git-push-stopped':
+        this.gitPushes.stop(message.request);
         return;
       case 'ready':
       case 'init-failed':

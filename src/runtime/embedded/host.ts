@@ -3,7 +3,7 @@
 // worker.ts; tests wire it to an in-memory message channel.
 
 import { createEmbeddedRuntime, type EmbeddedRuntime } from './in-process';
-import type { ScannedEntry, StagedImport } from '../types';
+import type { GitPushAnswer, GitPushRequest, ScannedEntry, StagedImport } from '../types';
 import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './protocol';
 import type { NpmEnvironment } from './npm/environment';
 import { unpackFiles } from './packed-files';
@@ -25,6 +25,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   let nextBaselineRequest = 1;
   const npmRequests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextNpmRequest = 1;
+  const pushRequests = new Map<number, (answer: GitPushAnswer) => void>();
+  let nextPushRequest = 1;
   /** npm's registry and cache, answered by the page. */
   const pageNpm: NpmEnvironment = {
     registry: async () => String(await askPage({ op: 'registry' })),
@@ -40,7 +42,11 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     switch (message.type) {
       case 'init':
         try {
-          runtime = await createEmbeddedRuntime({ ...message.options, npm: message.npmHost ? pageNpm : undefined });
+          runtime = await createEmbeddedRuntime({
+            ...message.options,
+            npm: message.npmHost ? pageNpm : undefined,
+            gitPush: message.gitPushHost ? askPageToPush : undefined,
+          });
           stopTable = message.stopTable ? new Int32Array(message.stopTable) : undefined;
           post({ type: 'ready', workdir: runtime.workdir });
         } catch (error) {
@@ -88,6 +94,10 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
       case 'baseline-files-failed':
         baselineRequests.get(message.request)?.reject(new Error(message.message));
         baselineRequests.delete(message.request);
+        return;
+      case 'git-push-reply':
+        pushRequests.get(message.request)?.(message.answer);
+        pushRequests.delete(message.request);
         return;
       case 'npm-host-reply':
         npmRequests.get(message.request)?.resolve(message.value);
@@ -152,6 +162,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return rt.scan(...request.args);
       case 'flushChanges':
         return rt.flushChanges();
+      case 'placeReadOnly':
+        return rt.placeReadOnly(...request.args);
       default: {
         const unknown: never = request;
         throw new Error(`Unknown method ${JSON.stringify(unknown)}`);
@@ -235,6 +247,20 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     return new Promise((resolve, reject) => {
       npmRequests.set(request, { resolve, reject });
       post({ type: 'npm-host-call', request, call });
+    });
+  }
+
+  /** git push's way out: the page asks the person and sends; a stopped command withdraws the question. */
+  function askPageToPush(push: GitPushRequest, signal?: AbortSignal): Promise<GitPushAnswer> {
+    const request = nextPushRequest++;
+    return new Promise((resolve) => {
+      const onStop = () => post({ type: 'git-push-stopped', request });
+      signal?.addEventListener('abort', onStop, { once: true });
+      pushRequests.set(request, (answer) => {
+        signal?.removeEventListener('abort', onStop);
+        resolve(answer);
+      });
+      post({ type: 'git-push', request, push });
     });
   }
 

@@ -1,7 +1,7 @@
 // The typed messages between the page (client.ts) and the worker hosting just-bash (worker.ts).
 
 import type { EmbeddedRuntimeOptions } from './in-process';
-import type { Runtime } from '../types';
+import type { GitPushAnswer, GitPushRequest, Runtime } from '../types';
 
 /** Runtime methods forwarded as plain request/response calls. */
 export type ForwardedMethod =
@@ -18,7 +18,8 @@ export type ForwardedMethod =
   | 'importFiles'
   | 'search'
   | 'scan'
-  | 'flushChanges';
+  | 'flushChanges'
+  | 'placeReadOnly';
 
 type RuntimeMethods = Required<Pick<Runtime, ForwardedMethod>>;
 export type MethodArgs<M extends ForwardedMethod> = Parameters<RuntimeMethods[M]>;
@@ -33,8 +34,9 @@ export type NpmHostCall = { op: 'registry' } | { op: 'cache-get'; key: string } 
 export type CallRequest = { [M in ForwardedMethod]: { type: 'call'; id: number; method: M; args: MethodArgs<M> } }[ForwardedMethod];
 
 export type ToWorker =
-  /** npmHost: the page answers npm-host-call messages (else npm uses the public registry and a memory cache). */
-  | { type: 'init'; options: Omit<EmbeddedRuntimeOptions, 'npm'>; stopTable?: SharedArrayBuffer; npmHost?: boolean }
+  /** npmHost: the page answers npm-host-call messages (else npm uses the public registry and a memory cache);
+   * gitPushHost: the page answers git-push messages (else git push says there is no network). */
+  | { type: 'init'; options: Omit<EmbeddedRuntimeOptions, 'npm' | 'gitPush'>; stopTable?: SharedArrayBuffer; npmHost?: boolean; gitPushHost?: boolean }
   | CallRequest
   | { type: 'exec'; id: number; command: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; stream: boolean }
   | { type: 'abort'; id: number }
@@ -65,7 +67,8 @@ export type ToWorker =
   | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
   | { type: 'baseline-files-failed'; request: number; message: string }
   | { type: 'npm-host-reply'; request: number; value: string | Uint8Array | undefined }
-  | { type: 'npm-host-failed'; request: number; message: string };
+  | { type: 'npm-host-failed'; request: number; message: string }
+  | { type: 'git-push-reply'; request: number; answer: GitPushAnswer };
 
 export type FromWorker =
   | { type: 'ready'; workdir: string }
@@ -76,4 +79,7 @@ export type FromWorker =
   | { type: 'changes'; paths: string[] }
   /** git is about to make the repository of the baseline: the page sends its files (baseline-files). */
   | { type: 'baseline-files-needed'; request: number }
-  | { type: 'npm-host-call'; request: number; call: NpmHostCall };
+  | { type: 'npm-host-call'; request: number; call: NpmHostCall }
+  /** `git push` ran in the shell: the page asks the person and sends (git-push-reply); -stopped: the command was stopped. */
+  | { type: 'git-push'; request: number; push: GitPushRequest }
+  | { type: 'git-push-stopped'; request: number };

@@ -1,7 +1,8 @@
 // What the page answers when the worker asks it for something it keeps: the imported baseline's files (git is
-// about to make its first commit of them) and npm's registry setting and tarball cache (in the page's storage).
+// about to make its first commit of them), npm's registry setting and tarball cache (in the page's storage), and
+// `git push` (the page asks the person and sends).
 
-import type { WorkspaceBaseline } from '../types';
+import type { GitPushHost, GitPushRequest, WorkspaceBaseline } from '../types';
 import type { NpmEnvironment } from './npm/environment';
 import { packFiles } from './packed-files';
 import type { NpmHostCall, ToWorker } from './protocol';
@@ -35,5 +36,30 @@ export async function answerNpmCall(npm: NpmEnvironment | undefined, request: nu
     if (line.live()) line.post({ type: 'npm-host-reply', request, value });
   } catch (error) {
     if (line.live()) line.post({ type: 'npm-host-failed', request, message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** The page's answers to the shell's `git push`, each stoppable while the person is still being asked. */
+export class GitPushAnswers {
+  private readonly running = new Map<number, AbortController>();
+
+  /** Answers git-push `request` through `host` (none: the page cannot push). */
+  async answer(host: GitPushHost | undefined, request: number, push: GitPushRequest, line: WorkerLine): Promise<void> {
+    const controller = new AbortController();
+    this.running.set(request, controller);
+    try {
+      const answer = host ? await host(push, controller.signal) : { pushed: false as const, message: 'this page cannot push: git push has no remote to reach.' };
+      if (line.live()) line.post({ type: 'git-push-reply', request, answer });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (line.live()) line.post({ type: 'git-push-reply', request, answer: { pushed: false, message } });
+    } finally {
+      this.running.delete(request);
+    }
+  }
+
+  /** The command was stopped: its question is withdrawn (a push already under way finishes or fails on its own). */
+  stop(request: number): void {
+    this.running.get(request)?.abort();
   }
 }

@@ -129,6 +129,8 @@ export class PullRequestForm {
     Object.assign(this, { error: '', forkOffered: false, branchMoved: false });
     let saving: Promise<unknown> = Promise.resolve();
     try {
+      // A git push from the shell may have pushed since the form was shown: continue from what it left.
+      this.stored = (await library.store.getSession(id))?.pushRecord ?? this.stored;
       const listed = await library.transfer.changes();
       const changes = await changesToSend(listed.changes, this.deps.readFile);
       const text = { branch: this.branch.trim(), message: this.message.trim() || this.title, title: this.title.trim(), body: this.body };

@@ -6,7 +6,8 @@ import type { RepoOrigin, StoredPushRecord } from '../../../store';
 import type { HostSettings } from '../host-import/sources';
 import { githubRecordFor, gitlabRecordFor, storedRecord } from './push-record';
 
-export type PushText = { branch: string; message: string; title: string; body: string };
+/** `keepOpenText`: a request already open keeps its title and body (a push from the shell only adds a commit). */
+export type PushText = { branch: string; message: string; title: string; body: string; keepOpenText?: boolean };
 
 export type HostPush = {
   fetch: typeof fetch;

@@ -3,6 +3,7 @@
 import { createScriptedStreamFn } from '../../../ai/providers/scripted';
 import { testModel } from '../../../ai/testing/test-model';
 import { createEmbeddedRuntime } from '../../../runtime/embedded';
+import type { GitPushHost } from '../../../runtime/types';
 import { Workspace } from '../../../runtime/workspace/workspace';
 import { createSessionStore, openSessionEvents } from '../../../store';
 import { createCodingTools } from '../../../tools';
@@ -10,9 +11,9 @@ import { SessionLibrary, type SessionHost } from '../../library/library.svelte';
 import { SessionController } from '../../session/controller.svelte';
 import type { Settings } from '../../settings/settings';
 
-/** A started library under `prefix` reading `settings`; `cleanups` gets what stops it. */
-export async function startTestLibrary(settings: Settings, prefix: string, cleanups: (() => void)[], reply = 'ok') {
-  const runtime = await createEmbeddedRuntime();
+/** A started library under `prefix` reading `settings`; `cleanups` gets what stops it; `gitPush` answers the shell's git push. */
+export async function startTestLibrary(settings: Settings, prefix: string, cleanups: (() => void)[], reply = 'ok', gitPush?: GitPushHost) {
+  const runtime = await createEmbeddedRuntime({ gitPush });
   const workspace = new Workspace();
   workspace.attach(runtime);
   const model = testModel({ provider: 'mock', id: 'mock-model' });

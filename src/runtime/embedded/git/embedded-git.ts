@@ -10,12 +10,16 @@ import { BASELINE_AUTHOR, commitBaseline } from './baseline-repo';
 import { prepareInvocation, shapeResult, type ArgumentContext } from './git-arguments';
 import { IndexedListingFs } from './indexed-listing-fs';
 import type { PendingBaseline } from './pending-baseline';
+import { pushThroughPage } from './push-through-page';
+import type { GitPushHost } from '../../types';
 
 export type EmbeddedGitOptions = {
   /** The workspace folder (absolute): where the baseline's repository is made. */
   workdir: string;
   /** The imported baseline still to be committed, set by the runtime. */
   baseline: PendingBaseline;
+  /** The page's side of `git push` (push-through-page.ts); without it, push says there is no network. */
+  push?: GitPushHost;
 };
 
 /** Subcommands that need a remote: there is no network in the embedded runtime. */
@@ -27,7 +31,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
     identity: BASELINE_AUTHOR, // a default: `git config user.name` or GIT_AUTHOR_NAME still win
     network: false,
     hooks: {
-      beforeCommand: ({ command }) => (NETWORK_SUBCOMMANDS.has(command) ? { reject: true, message: offlineMessage(command) } : undefined),
+      beforeCommand: ({ command }) => (NETWORK_SUBCOMMANDS.has(command) ? { reject: true, message: offlineMessage(command, options.push !== undefined) } : undefined),
     },
   });
   let making: Promise<void> | null = null;
@@ -89,6 +93,11 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
         const staged = root !== null && stagesWholeTree(invocation.args, invocation.cwd, root) ? await addChangedPaths(run, root) : null;
         if (staged) return shapeResult(staged, invocation);
       }
+      if (invocation.args[0] === 'push' && options.push) {
+        const repo = await git.findRepo({ fs, cwd: invocation.cwd });
+        if (!repo) return { stdout: '', stderr: 'fatal: not a git repository (or any of the parent directories): .git\n', exitCode: 128 };
+        return pushThroughPage(invocation.args.slice(1), repo, run, invocation.cwd, options.push, ctx.signal);
+      }
       return shapeResult(await run(invocation.args, invocation.cwd), invocation);
     },
   };
@@ -102,9 +111,11 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
   }
 }
 
-function offlineMessage(subcommand: string): string {
+function offlineMessage(subcommand: string, canPush: boolean): string {
   // The page's own way out, for the person and for the model that reads this.
-  const instead = subcommand === 'push'
+  const instead = canPush
+    ? ' git push works: it sends the committed work to the repository the session was imported from, after the person agrees.'
+    : subcommand === 'push'
     ? ' To send the work to GitHub or GitLab, use "Open pull request" (or "Open merge request") in the Changes tab of a session imported from there.'
     : '';
   return (
