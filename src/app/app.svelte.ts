@@ -3,6 +3,7 @@
 // preview servers; browser-boot.ts wires it to this state), library/ (the stored sessions: list, search, open,
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
+// instructions/ (the repo's AGENTS.md files: in the prompt, and attached to the first tool result under their folder),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
 // storage view), conventions/ (skills and command templates), compaction/ and terminal/.

@@ -68,12 +68,15 @@ describe('buildSystemPrompt', () => {
     const prompt = buildSystemPrompt({
       ...base,
       agentsMd: { fileName: 'AGENTS.md', content: 'Use tabs.' },
+      nestedInstructions: ['src/api/AGENTS.md'],
       customInstructions: 'Answer in French.',
     });
     const agents = prompt.indexOf('Project instructions from AGENTS.md:\nUse tabs.');
+    const nested = prompt.indexOf('- src/api/AGENTS.md');
     const own = prompt.indexOf("The person's own instructions:\nAnswer in French.");
     expect(agents).toBeGreaterThan(prompt.indexOf("Today's date"));
-    expect(own).toBeGreaterThan(agents);
+    expect(nested).toBeGreaterThan(agents);
+    expect(own).toBeGreaterThan(nested);
   });
 
   it('leaves out empty instructions and says so when no writing tool is active', () => {

@@ -85,7 +85,7 @@ export class SessionController {
   private readonly activity: AgentActivity;
   private readonly toolApprovals: SessionApprovals;
   private readonly prompts = new PromptQueue();
-  private readonly runOptions: RunOptions;
+  readonly runOptions: RunOptions;
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private abortController: AbortController | null = null;
   private runPromise: Promise<void> | null = null;
@@ -308,6 +308,7 @@ export class SessionController {
 
   dispose(): void {
     this.abort();
+    this.runOptions.dispose();
   }
 
   private start(prompts: UserMessage[]): void {

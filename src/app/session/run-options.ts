@@ -5,13 +5,21 @@ import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
+import { ProjectInstructions, type PromptInstructions } from '../instructions/project-instructions';
 import { activeToolNames } from '../policy/policy';
+import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import type { PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
-export type RunCall = CompactionCall & { tools: AgentTool[]; streamOptions: Omit<StreamOptions, 'signal'> };
+export type RunCall = CompactionCall & {
+  tools: AgentTool[];
+  streamOptions: Omit<StreamOptions, 'signal'>;
+  instructions: ProjectInstructions;
+  /** The system prompt as it would be built now: `systemPrompt` again, unless the instructions changed mid-run. */
+  currentSystemPrompt(): Promise<string>;
+};
 
 export type RunSources = {
   workspace: Workspace;
@@ -27,7 +35,15 @@ export type RunSources = {
 
 /** A session's runs' options, made from its settings at each start. */
 export class RunOptions {
-  constructor(private readonly sources: RunSources) {}
+  /** The repo's instruction files, kept for the session: in every system prompt, and attached to tool results. */
+  readonly instructions: ProjectInstructions;
+
+  private readonly listing: RootListing;
+
+  constructor(private readonly sources: RunSources) {
+    this.instructions = new ProjectInstructions(sources.workspace);
+    this.listing = new RootListing(sources.workspace);
+  }
 
   /** The tools the settings make active (read-only mode keeps only the reading ones). */
   activeTools(settings: Settings): AgentTool[] {
@@ -36,14 +52,19 @@ export class RunOptions {
   }
 
   async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
-    const skills = (await this.sources.skills?.()) ?? [];
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices, skills);
+    return (await this.promptWithInstructions(tools, settings, notices)).prompt;
   }
 
   /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
   async callFor(settings: Settings, model: Model, notices: string[] = []): Promise<RunCall> {
     const tools = this.activeTools(settings);
-    const systemPrompt = await this.systemPrompt(tools, settings, notices);
+    let built = await this.promptWithInstructions(tools, settings, notices);
+    const systemPrompt = built.prompt;
+    const currentSystemPrompt = async () => {
+      const instructions = await this.instructions.forPrompt();
+      if (!samePromptInstructions(instructions, built.instructions)) built = await this.promptWithInstructions(tools, settings, notices);
+      return built.prompt;
+    };
     return {
       model,
       streamFn: this.sources.streamFn,
@@ -51,8 +72,28 @@ export class RunOptions {
       settings: compactionSettingsOf(settings.compaction),
       systemPrompt,
       tools,
+      instructions: this.instructions,
+      currentSystemPrompt,
     };
   }
+
+  private async promptWithInstructions(tools: AgentTool[], settings: Settings, notices: string[]): Promise<{ prompt: string; instructions: PromptInstructions }> {
+    const [listing, instructions, skills] = await Promise.all([this.listing.current(), this.instructions.forPrompt(), this.sources.skills?.() ?? []]);
+    const date = this.sources.now?.() ?? new Date();
+    const { workspace } = this.sources;
+    const prompt = workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions, skills });
+    return { prompt, instructions };
+  }
+
+  /** The session closed: stops following the workspace. */
+  dispose(): void {
+    this.instructions.dispose();
+    this.listing.dispose();
+  }
+}
+
+function samePromptInstructions(a: PromptInstructions, b: PromptInstructions): boolean {
+  return a.root?.path === b.root?.path && a.root?.text === b.root?.text && a.nested.join('\n') === b.nested.join('\n');
 }
 
 function streamOptionsFor(settings: Settings, model: Model, onRetryNotice: (notice: string) => void): Omit<StreamOptions, 'signal'> {
