@@ -29,7 +29,13 @@ export type Usage = {
   cost: { total: number; unknown?: boolean };
 };
 
-export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent)[]; timestamp: number };
+export type UserMessage = {
+  role: 'user';
+  content: string | (TextContent | ImageContent)[];
+  timestamp: number;
+  /** The slash command as the person typed it, when `content` is its expansion (what the model is sent). */
+  command?: string;
+};
 export type AssistantMessage = {
   role: 'assistant';
   content: (TextContent | ThinkingContent | ToolCall)[];

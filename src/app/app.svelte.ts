@@ -3,9 +3,11 @@
 // preview servers; browser-boot.ts wires it to this state), library/ (the stored sessions: list, search, open,
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
+// instructions/ (the repo's AGENTS.md files: in the prompt, and attached to the first tool result under their folder),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
-// merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists, storage view), compaction/,
-// mcp/ (the remote MCP servers: connections, tool review, their tools and prompts) and terminal/.
+// merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
+// storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
+// their tools and prompts), compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
@@ -24,6 +26,7 @@ import { defaultSettings, parseSettings, type Settings } from './settings/settin
 import { customModel } from '../ai/models';
 import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
 import { errorText } from '../ai/messages';
+import { Conventions } from './conventions/conventions.svelte';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
@@ -77,6 +80,11 @@ export class AppState {
   shellPush = $state.raw<ShellPush | null>(null);
   /** The remote MCP servers: their connections, state, tool review and the tools they give each run. */
   readonly mcp: McpServers;
+  /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
+  readonly conventions = new Conventions({
+    workspace: this.workspace,
+    openStore: async () => (await import('../store')).createPersonalConventionsStore(),
+  });
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -195,6 +203,7 @@ export class AppState {
       resolveModel,
       streamFn: engine.streamFn,
       takeNotices: () => this.outsideEdits.take(init.id),
+      skillsForRun: () => this.conventions.forRun(),
     });
   }
 

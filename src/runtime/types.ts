@@ -107,6 +107,12 @@ export interface Runtime {
   setBaseline?(baseline: WorkspaceBaseline | null): Promise<void>;
   /** Optional: a search (walk with ignore rules, match, limits) run where the files are, in one round trip. */
   search?(request: SearchRequest): Promise<SearchResult>;
+  /**
+   * Optional: replaces what the absolute folder `root`, outside the workdir, holds with `files` (paths relative to it),
+   * read-only from then on: the agent can read them and run them, and any write there fails saying so. Being outside
+   * the workdir they are in no scan, export, snapshot or watch batch.
+   */
+  placeReadOnly?(root: string, files: WorkspaceFile[]): Promise<void>;
   dispose(): Promise<void>;
 }
 

@@ -38,6 +38,7 @@ const messageSchemas: Record<Message['role'], TSchema> = {
     role: Type.Literal('user'),
     content: Type.Union([Type.String(), Type.Array(Type.Unknown())]),
     timestamp: Type.Number(),
+    command: Type.Optional(Type.String()),
   }),
   assistant: Type.Object({
     role: Type.Literal('assistant'),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createEmbeddedRuntime } from '../runtime/embedded';
 import { createReadTool } from './read';
 import { errorOf, runtimeWith, textOf } from './testing/tool-kit';
 
@@ -10,6 +11,12 @@ async function read(files: Record<string, string | Uint8Array>, args: { path: st
 }
 
 describe('read tool', () => {
+  it('reads a file placed outside the workspace (the person\'s skills at /skills/)', async () => {
+    const runtime = createEmbeddedRuntime();
+    await runtime.placeReadOnly('/skills', [{ path: 'pdf/SKILL.md', data: new TextEncoder().encode('---\nname: pdf\n---\nFill forms.\n') }]);
+    expect(textOf(await createReadTool(runtime).execute('call-1', { path: '/skills/pdf/SKILL.md' }))).toContain('Fill forms.');
+  });
+
   it('returns a small file as is', async () => {
     const result = await read({ 'a.txt': 'hello\nworld\n' }, { path: 'a.txt' });
     expect(textOf(result)).toBe('hello\nworld');

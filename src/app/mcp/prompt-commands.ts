@@ -47,3 +47,15 @@ export function promptArguments(text: string, declared: McpPromptInfo['arguments
   if (missing.length > 0) throw new Error(`This prompt needs ${missing.join(', ')}: type them after the command, e.g. ${missing.map((m) => `${m}=…`).join(' ')}.`);
   return out;
 }
+
+/**
+ * The MCP prompt `text` runs (`/mcp:<server>:<prompt> [arguments]`), as what to send and what the transcript shows;
+ * null when `text` names none. Rejects with a message for the person (a missing argument, a server that failed).
+ */
+export async function expandPromptCommand(text: string, commands: readonly PromptCommand[]): Promise<{ text: string; typed: string } | null> {
+  const trimmed = text.trim();
+  const match = /^\/(mcp:\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  const command = match ? commands.find((c) => c.name === match[1]) : undefined;
+  if (!match || !command) return null;
+  return { text: (await command.expand(match[2] ?? '')).trim(), typed: trimmed };
+}

@@ -68,17 +68,32 @@ describe('buildSystemPrompt', () => {
     const prompt = buildSystemPrompt({
       ...base,
       agentsMd: { fileName: 'AGENTS.md', content: 'Use tabs.' },
+      nestedInstructions: ['src/api/AGENTS.md'],
       customInstructions: 'Answer in French.',
     });
     const agents = prompt.indexOf('Project instructions from AGENTS.md:\nUse tabs.');
+    const nested = prompt.indexOf('- src/api/AGENTS.md');
     const own = prompt.indexOf("The person's own instructions:\nAnswer in French.");
     expect(agents).toBeGreaterThan(prompt.indexOf("Today's date"));
-    expect(own).toBeGreaterThan(agents);
+    expect(nested).toBeGreaterThan(agents);
+    expect(own).toBeGreaterThan(nested);
   });
 
   it('leaves out empty instructions and says so when no writing tool is active', () => {
     const prompt = buildSystemPrompt({ ...base, tools: [{ name: 'read', description: 'Read.' }], customInstructions: '  ' });
     expect(prompt).not.toContain("person's own instructions");
     expect(prompt).toContain('You can only look, not change');
+  });
+});
+
+describe('buildSystemPrompt with skills', () => {
+  it('lists each skill by name, description and SKILL.md path, with the rule to read it first', () => {
+    const prompt = buildSystemPrompt({
+      ...base,
+      skills: [{ name: 'pdf-tools', description: 'Fill PDF forms.\nUse when a PDF is given.', path: '/skills/pdf-tools/SKILL.md' }],
+    });
+    expect(prompt).toContain('- pdf-tools: Fill PDF forms. Use when a PDF is given. (/skills/pdf-tools/SKILL.md)');
+    expect(prompt).toMatch(/Before doing work that matches a skill's description, read its SKILL.md/);
+    expect(buildSystemPrompt(base)).not.toContain('Skills:');
   });
 });

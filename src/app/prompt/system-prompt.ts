@@ -1,8 +1,10 @@
 // What the model is told about its world: the sandbox as it really is, the tools it has, the date, then the
-// project's own instructions (AGENTS.md or CLAUDE.md) and the person's.
+// project's own instructions (the root's AGENTS.md or CLAUDE.md, the subfolders' by path) and the person's.
 import { isCodingToolName, toolTraits, type CodingToolName } from '../../tools/catalog';
 
 export type PromptTool = { name: string; description: string };
+/** A skill the model may use by itself: it reads the SKILL.md at `path` when the work matches `description`. */
+export type PromptSkill = { name: string; description: string; path: string };
 
 export type SystemPromptInput = {
   runtimeKind: 'webcontainer' | 'embedded';
@@ -11,15 +13,18 @@ export type SystemPromptInput = {
   listing: string[];
   tools: PromptTool[];
   date: Date;
-  /** Contents of AGENTS.md (or CLAUDE.md) from the workspace root, when present. */
+  /** The workspace root's instructions (AGENTS.override.md, AGENTS.md or CLAUDE.md), already cut to their budget. */
   agentsMd?: { fileName: string; content: string };
+  /** The instruction files of subfolders, by workdir-relative path. */
+  nestedInstructions?: string[];
   customInstructions?: string;
+  /** The skills that are on and the model may pick (their bodies stay out: the model reads them on demand). */
+  skills?: PromptSkill[];
   /** One-line notices for this request only (files changed on disk since the last run), after the listing. */
   notices?: string[];
 };
 
 const MAX_LISTING = 60;
-const MAX_AGENTS_MD = 20_000;
 
 const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
   read: 'Read a file before editing it; use offset and limit for long files instead of reading everything.',
@@ -67,6 +72,21 @@ function describeTools(tools: PromptTool[]): string {
   return `Tools available:\n${lines.join('\n')}\n\nGuidelines:\n${guidelines.map((g) => `- ${g}`).join('\n')}`;
 }
 
+function describeNestedInstructions(paths: string[]): string {
+  return [
+    'Subfolders have their own instructions, for the files under them; each is attached to the first read, edit or write of a file there (read it yourself when that is not enough):',
+    ...paths.map((path) => `- ${path}`),
+  ].join('\n');
+}
+
+function describeSkills(skills: PromptSkill[]): string {
+  const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')} (${s.path})`);
+  return [
+    'Skills: instructions for particular kinds of work. Before doing work that matches a skill\'s description, read its SKILL.md with the read tool and follow it; files it mentions are relative to its folder.',
+    ...lines,
+  ].join('\n');
+}
+
 function isoDay(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
@@ -83,11 +103,10 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   ];
   for (const notice of input.notices ?? []) sections.push(notice);
   if (input.agentsMd && input.agentsMd.content.trim() !== '') {
-    const content = input.agentsMd.content.length > MAX_AGENTS_MD
-      ? `${input.agentsMd.content.slice(0, MAX_AGENTS_MD)}\n… (truncated; read ${input.agentsMd.fileName} for the rest)`
-      : input.agentsMd.content;
-    sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${content.trim()}`);
+    sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${input.agentsMd.content.trim()}`);
   }
+  if (input.nestedInstructions && input.nestedInstructions.length > 0) sections.push(describeNestedInstructions(input.nestedInstructions));
+  if (input.skills && input.skills.length > 0) sections.push(describeSkills(input.skills));
   if (input.customInstructions && input.customInstructions.trim() !== '') {
     sections.push(`The person's own instructions:\n${input.customInstructions.trim()}`);
   }

@@ -16,7 +16,7 @@ import type { PendingApproval } from '../policy/approval-queue.svelte';
 import type { ApprovalAnswer } from '../policy/policy';
 import { SessionApprovals } from './approvals';
 import { PromptQueue, promptMessage } from './prompt-queue.svelte';
-import { RunOptions, type ExternalTools } from './run-options';
+import { RunOptions, type ExternalTools, type RunSources } from './run-options';
 import type { Settings } from '../settings/settings';
 import type { ToolCardMap } from './tool-card-map.svelte';
 import type { ToolCardState } from './tool-cards.svelte';
@@ -25,7 +25,7 @@ import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
 
-export type { SessionTotals };
+export type { ReplyProgress, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
 
 /**
@@ -33,8 +33,6 @@ export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
  * after the message before its `atSeq`); a run ended.
  */
 export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
-
-export type { ReplyProgress };
 
 export type SessionControllerOptions = {
   id?: string;
@@ -59,6 +57,8 @@ export type SessionControllerOptions = {
   takeNotices?: () => string[];
   /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
   scheduleUpdate?: (fn: () => void) => void;
+  /** The skills for the prompt, made ready in the sandbox (none when absent). */
+  skillsForRun?: RunSources['skills'];
 };
 
 let sessionCounter = 0;
@@ -86,7 +86,7 @@ export class SessionController {
   private readonly activity: AgentActivity;
   private readonly toolApprovals: SessionApprovals;
   private readonly prompts = new PromptQueue();
-  private readonly runOptions: RunOptions;
+  readonly runOptions: RunOptions;
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private abortController: AbortController | null = null;
   private runPromise: Promise<void> | null = null;
@@ -105,12 +105,10 @@ export class SessionController {
       streamFn: options.streamFn,
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
+      skills: options.skillsForRun,
     });
-    this.compaction = new SessionCompaction(
-      options.compactions ?? [],
-      () => this.messages.length,
-      (compaction) => this.emit({ type: 'compaction', compaction }),
-    );
+    const compacted = (compaction: CompactionEntry) => this.emit({ type: 'compaction', compaction });
+    this.compaction = new SessionCompaction(options.compactions ?? [], () => this.messages.length, compacted);
     if (options.messages) this.loadMessages(options.messages);
     this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf);
   }
@@ -211,9 +209,9 @@ export class SessionController {
 
   /**
    * Sends a prompt; while the agent runs it is queued and delivered after the current tool batch. `/compact [focus]`
-   * compacts the context instead.
+   * compacts the context instead. `typed`: the command `text` expands (the transcript shows it; the model gets `text`).
    */
-  send(text: string, images: ImageContent[] = []): void {
+  send(text: string, images: ImageContent[] = [], typed?: string): void {
     const trimmed = text.trim();
     if (trimmed === '' && images.length === 0) return;
     const command = images.length === 0 ? parseCompactCommand(trimmed) : null;
@@ -221,12 +219,12 @@ export class SessionController {
       this.compact(command);
       return;
     }
-    const message = promptMessage(trimmed, images);
+    const message = typed ? { ...promptMessage(trimmed, images), command: typed } : promptMessage(trimmed, images);
     if (this.running) {
       this.prompts.queue(message);
       return;
     }
-    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(trimmed) || (trimmed ? 'New session' : 'Image');
+    if (this.messages.every((m) => m.role !== 'user')) this.title = titleFromPrompt(typed ?? trimmed) || (trimmed ? 'New session' : 'Image');
     this.start([message]);
   }
 
@@ -309,6 +307,7 @@ export class SessionController {
 
   dispose(): void {
     this.abort();
+    this.runOptions.dispose();
   }
 
   private start(prompts: UserMessage[]): void {

@@ -21,7 +21,7 @@ function fakeRuntime(files: Record<string, string> = {}): Runtime {
     },
     writeFile: async () => {},
     readdir: async () => Object.keys(files).map((name) => ({ name, type: 'file' as const })),
-    stat: async () => null,
+    stat: async (p) => (p === '/home/project' ? { type: 'dir' as const, size: 0 } : p.replace('/home/project/', '') in files ? { type: 'file' as const, size: 0 } : null),
     mkdir: async () => {},
     rm: async () => {},
     rename: async () => {},

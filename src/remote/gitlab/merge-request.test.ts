@@ -79,6 +79,15 @@ describe('push again', () => {
     expect(gitlab.filesOf('conch/fix-it')).toEqual({ 'README.md': '# two\n', 'new.ts': 'n2\n', 'src/a.ts': 'a\n', 'docs/guide.md': 'guide\n' });
   });
 
+  it('a push from the shell (keepOpenText) adds its commit and leaves the open merge request\'s title and description alone', async () => {
+    const first = await openGitLabMergeRequest(request([text('README.md', '# one\n')]), access());
+    gitlab.requests.length = 0;
+    const second = await openGitLabMergeRequest(request([text('README.md', '# two\n')], { title: 'Subject of the shell commit', body: '', keepOpenText: true }), access({ record: first.record }));
+    expect(gitlab.requests).not.toContain('PUT /merge_requests/1');
+    expect(second.mergeRequest).toMatchObject({ iid: 1, opened: false });
+    expect(gitlab.mergeRequests[0]).toMatchObject({ title: 'Fix it', description: 'Made with Conch.' });
+  });
+
   it('stops when someone else pushed to the branch, unless confirmed', async () => {
     const first = await openGitLabMergeRequest(request([text('README.md', '# one\n')]), access());
     gitlab.moveBranch('conch/fix-it');

@@ -116,6 +116,7 @@ class WorkerEmbeddedRuntime implements Runtime {
   search = (...args: MethodArgs<'search'>) => this.call('search', args);
   scan = (paths: string[], options?: ScanOptions): Promise<ScannedEntry[]> => this.call('scan', [paths, options]);
   flushChanges = (): Promise<void> => this.call('flushChanges', []);
+  placeReadOnly = (...args: MethodArgs<'placeReadOnly'>) => this.call('placeReadOnly', args);
   writeFile = (...args: MethodArgs<'writeFile'>) => this.mutate('writeFile', args, [args[0]]);
   mkdir = (...args: MethodArgs<'mkdir'>) => this.mutate('mkdir', args, [args[0]]);
   rm = (...args: MethodArgs<'rm'>) => this.mutate('rm', args, [args[0]]);

@@ -162,6 +162,8 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return rt.scan(...request.args);
       case 'flushChanges':
         return rt.flushChanges();
+      case 'placeReadOnly':
+        return rt.placeReadOnly(...request.args);
       default: {
         const unknown: never = request;
         throw new Error(`Unknown method ${JSON.stringify(unknown)}`);

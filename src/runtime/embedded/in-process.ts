@@ -22,6 +22,7 @@ import { createNpmCommands, type NpmCommands } from './npm/command';
 import type { NpmEnvironment } from './npm/environment';
 import { applyToMemory, entryType, listFolder, memoryScanSource } from './memory-fs';
 import { carryOverOutside, replaceWorkdir } from './workspace-replacement';
+import { ReadOnlyPlaces } from './read-only-places';
 import { copyEntries, scanSource, type CopiedEntry } from '../workspace/scan';
 import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from '../zip/workspace-zip';
 
@@ -51,6 +52,7 @@ export interface EmbeddedRuntime extends Runtime {
   scan(paths: string[], options?: ScanOptions): Promise<ScannedEntry[]>;
   applyChanges(changes: WorkspaceChanges): Promise<void>;
   flushChanges(): Promise<void>;
+  placeReadOnly(root: string, files: WorkspaceFile[]): Promise<void>;
   /** Copies of everything at and below `paths` (node_modules included), read before anything else runs. */
   copyEntries(paths: string[]): Promise<CopiedEntry[]>;
 }
@@ -79,6 +81,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private readonly node: NodeCommand = createNodeCommand();
   private readonly searchIndex = new SearchIndex(() => this.memory);
   private readonly npm: NpmCommands;
+  private readonly readOnly = new ReadOnlyPlaces();
   private disposed = false;
 
   constructor(options: EmbeddedRuntimeOptions) {
@@ -89,7 +92,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     for (const [path, content] of Object.entries(options.files ?? {})) {
       memory.writeFileSync(resolvePath(this.workdir, path), content);
     }
-    this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths));
+    this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths), (paths) => this.readOnly.check(paths));
     this.npm = createNpmCommands(options.npm);
     this.shell = new BashSession(this.fs, this.workdir, this.changes, [
       lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush }),
@@ -306,6 +309,12 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
 
   async flushChanges(): Promise<void> {
     this.changes.flush();
+  }
+
+  async placeReadOnly(root: string, files: WorkspaceFile[]): Promise<void> {
+    this.assertLive();
+    await this.readOnly.place(this.memory, this.workdir, root, files);
+    this.searchIndex.invalidate();
   }
 
   watch(listener: (paths: string[]) => void): () => void {

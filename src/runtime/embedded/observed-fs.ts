@@ -26,9 +26,11 @@ export class ObservedFs implements IFileSystem {
   readonly readdirWithFileTypes?: (path: string) => Promise<Dirents>;
   private current: IFileSystem;
 
+  /** `refuse` throws for paths that must not change (read-only folders); nothing is changed or reported then. */
   constructor(
     inner: IFileSystem,
     private readonly onMutation: (absolutePaths: string[]) => void,
+    private readonly refuse: (absolutePaths: string[]) => void = () => undefined,
   ) {
     this.current = inner;
     if (inner.readFileBytes) this.readFileBytes = (path) => this.current.readFileBytes!(path);
@@ -47,10 +49,11 @@ export class ObservedFs implements IFileSystem {
     this.current = inner;
   }
 
-  // Reported even when the change fails: a recursive rm or mv that stops halfway has still changed things.
-  private async mutate<T>(paths: string[], change: Promise<T>): Promise<T> {
+  // Refused before it starts when it touches a read-only folder; reported even when the change fails: a recursive rm or mv that stops halfway has still changed things.
+  private async mutate<T>(paths: string[], change: () => Promise<T>): Promise<T> {
+    this.refuse(paths);
     try {
-      return await change;
+      return await change();
     } finally {
       this.onMutation(paths);
     }
@@ -88,33 +91,33 @@ export class ObservedFs implements IFileSystem {
   }
 
   writeFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
-    return this.mutate([path], this.inner.writeFile(path, content, options));
+    return this.mutate([path], () => this.inner.writeFile(path, content, options));
   }
   appendFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
-    return this.mutate([path], this.inner.appendFile(path, content, options));
+    return this.mutate([path], () => this.inner.appendFile(path, content, options));
   }
   mkdir(path: string, options?: MkdirOptions): Promise<void> {
-    return this.mutate([path], this.inner.mkdir(path, options));
+    return this.mutate([path], () => this.inner.mkdir(path, options));
   }
   rm(path: string, options?: RmOptions): Promise<void> {
-    return this.mutate([path], this.inner.rm(path, options));
+    return this.mutate([path], () => this.inner.rm(path, options));
   }
   cp(src: string, dest: string, options?: CpOptions): Promise<void> {
-    return this.mutate([dest], this.inner.cp(src, dest, options));
+    return this.mutate([dest], () => this.inner.cp(src, dest, options));
   }
   mv(src: string, dest: string): Promise<void> {
-    return this.mutate([src, dest], this.inner.mv(src, dest));
+    return this.mutate([src, dest], () => this.inner.mv(src, dest));
   }
   chmod(path: string, mode: number): Promise<void> {
-    return this.mutate([path], this.inner.chmod(path, mode));
+    return this.mutate([path], () => this.inner.chmod(path, mode));
   }
   symlink(target: string, linkPath: string): Promise<void> {
-    return this.mutate([linkPath], this.inner.symlink(target, linkPath));
+    return this.mutate([linkPath], () => this.inner.symlink(target, linkPath));
   }
   link(existingPath: string, newPath: string): Promise<void> {
-    return this.mutate([newPath], this.inner.link(existingPath, newPath));
+    return this.mutate([newPath], () => this.inner.link(existingPath, newPath));
   }
   utimes(path: string, atime: Date, mtime: Date): Promise<void> {
-    return this.mutate([path], this.inner.utimes(path, atime, mtime));
+    return this.mutate([path], () => this.inner.utimes(path, atime, mtime));
   }
 }

@@ -18,7 +18,8 @@ export type ForwardedMethod =
   | 'importFiles'
   | 'search'
   | 'scan'
-  | 'flushChanges';
+  | 'flushChanges'
+  | 'placeReadOnly';
 
 type RuntimeMethods = Required<Pick<Runtime, ForwardedMethod>>;
 export type MethodArgs<M extends ForwardedMethod> = Parameters<RuntimeMethods[M]>;

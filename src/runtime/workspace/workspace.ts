@@ -14,7 +14,7 @@ import { createMutationQueue, type MutationQueue } from './mutation-queue';
 import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from '../paths';
 import type { SearchRequest, SearchResult } from '../search-types';
 import { applyToRuntime, scanRuntime } from './fallbacks';
-import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
+import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
 
 export type WorkspaceIdentity = Pick<Runtime, 'kind' | 'workdir'>;
 
@@ -257,6 +257,12 @@ export class Workspace implements Runtime {
     // The walk (with its glob and ignore-file matching) loads only for a runtime that cannot search itself.
     const { runSearchAsync, runtimeSearchSource } = await import('../search/run-search-async');
     return runSearchAsync({ ...request, path: resolvePath(rt.workdir, request.path) }, runtimeSearchSource(rt));
+  };
+  /** Places read-only files outside the workdir (Runtime.placeReadOnly); rejects when the live runtime cannot. */
+  placeReadOnly = async (root: string, files: WorkspaceFile[]): Promise<void> => {
+    const rt = await this.ready();
+    if (!rt.placeReadOnly) throw new Error(`The ${rt.kind} runtime cannot hold files outside the workspace, so ${root} is not there.`);
+    await rt.placeReadOnly(root, files);
   };
   /** Tells the live runtime (when it has git) which tree the workspace was imported from; a runtime that takes over is told too. */
   setBaseline = async (baseline: WorkspaceBaseline | null): Promise<void> => {
