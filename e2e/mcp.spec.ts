@@ -66,6 +66,14 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       expect(JSON.stringify(mock.requests[1].body)).toContain('found 2 for shell');
       // The header goes to the MCP server only, never to the model provider.
       expect(JSON.stringify(mock.requests)).not.toContain('mcp-e2e-secret');
+
+      // The server's prompts are in the / menu; sending one sends its text, fetched from the server.
+      mock.setScript([textTurn('Reviewed.')]);
+      await page.getByTestId('prompt-input').fill('/mcp:');
+      await expect(page.locator('[data-testid="slash-item"][data-name="mcp:mock:review"]')).toBeVisible();
+      await ask(page, '/mcp:mock:review file=src/a.ts');
+      await expect(page.getByTestId('message').filter({ hasText: 'Reviewed.' })).toBeVisible({ timeout: 20_000 });
+      expect(JSON.stringify(mock.requests[2].body)).toContain('Please review src/a.ts.');
     });
 
     test('a server without CORS gives the plain message', async ({ page, mock }) => {
