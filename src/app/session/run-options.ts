@@ -7,6 +7,7 @@ import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
 import { activeToolNames } from '../policy/policy';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
+import { withPlanMode } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
@@ -26,14 +27,16 @@ export type RunSources = {
 export class RunOptions {
   constructor(private readonly sources: RunSources) {}
 
-  /** The tools the settings make active (read-only mode keeps only the reading ones). */
+  /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo). */
   activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
     return this.sources.tools.filter((tool) => active.has(tool.name));
   }
 
-  systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices);
+  async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
+    const date = this.sources.now?.() ?? new Date();
+    const prompt = await workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, date, notices);
+    return withPlanMode(prompt, settings.approvalMode === 'plan');
   }
 
   /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
