@@ -33,11 +33,14 @@ async function expectTopBarFits(page: Page, width: number) {
   const topbar = page.locator('header.topbar');
   const bar = (await topbar.boundingBox())!;
   expect(bar.height).toBe(46);
+  let rightmost = 0;
   for (const item of await topbar.locator('> *:visible').all()) {
     const b = (await item.boundingBox())!;
     expect(b.x + b.width, await item.evaluate((el) => el.outerHTML.slice(0, 80))).toBeLessThanOrEqual(width);
     expect(b.y + b.height).toBeLessThanOrEqual(bar.y + bar.height);
+    rightmost = Math.max(rightmost, b.x + b.width);
   }
+  console.log(`top bar at ${width} px in Plan mode: its last item ends at ${rightmost.toFixed(1)} px`);
 }
 
 for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
