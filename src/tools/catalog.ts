@@ -1,6 +1,6 @@
-// The coding tools by name (the seven that work on files, and the agent's todo list), with the traits everything above them branches on: settings (which tools a mode
-// offers), the policy (what asks), persistence (what may change files), the system prompt, the loop's batch ordering
-// (through each tool's declared effects) and the UI's summaries. A record keyed by the name union, and exhaustive
+// The coding tools by name (the seven that work on files, and the agent's todo list), with the traits everything
+// above them branches on: settings (which tools a mode offers), the policy (what asks), persistence (what may change
+// files), the system prompt, the loop's batch ordering (through each tool's declared effects) and the UI's summaries. A record keyed by the name union, and exhaustive
 // switches elsewhere, make a new tool a compile error until every place handles it.
 import type { ToolEffects } from '../agent/types';
 

@@ -94,10 +94,10 @@ export function createTodoTool(): AgentTool<typeof todoParameters> {
 }
 
 /** The list the last valid todo call of `message` sets, or undefined (its calls only; results are not looked at). */
-export function todoListOfReply(message: AssistantMessage): TodoItem[] | undefined {
+export function todoListOfReply(message: AssistantMessage, refused: ReadonlySet<string> = new Set()): TodoItem[] | undefined {
   for (let i = message.content.length - 1; i >= 0; i--) {
     const block = message.content[i];
-    if (block.type !== 'toolCall' || block.name !== 'todo') continue;
+    if (block.type !== 'toolCall' || block.name !== 'todo' || refused.has(block.id)) continue;
     const checked = checkTodoList((prepareTodoArguments(block.arguments) as { todos?: unknown }).todos);
     if (checked.ok) return checked.items;
   }
@@ -109,14 +109,14 @@ export function todoListOfReply(message: AssistantMessage): TodoItem[] | undefin
  * is not an error. Undefined when no call ever set one.
  */
 export function latestTodoList(messages: readonly Message[]): TodoItem[] | undefined {
-  const failed = new Set<string>();
+  // Results come after their calls: walking back, a call's refusal is known before the call is reached.
+  const refused = new Set<string>();
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message.role === 'toolResult') {
-      if (message.toolName === 'todo' && message.isError) failed.add(message.toolCallId);
+      if (message.toolName === 'todo' && message.isError) refused.add(message.toolCallId);
     } else if (message.role === 'assistant') {
-      const calls = message.content.filter((block) => block.type === 'toolCall' && !failed.has(block.id));
-      const items = todoListOfReply({ ...message, content: calls });
+      const items = todoListOfReply(message, refused);
       if (items) return items;
     }
   }

@@ -70,7 +70,8 @@ export function summaryMessage(compaction: CompactionEntry): UserMessage {
   }
   if (compaction.todos && compaction.todos.length > 0) {
     const done = `${completedCount(compaction.todos)}/${compaction.todos.length} done`;
-    parts.push(`Your todo list as it stands (${done}; call todo with the whole list to change it):\n${formatTodoList(compaction.todos)}`);
+    const heading = `Your todo list as it stands (${done}; call todo with the whole list to change it):`;
+    parts.push(`${heading}\n${formatTodoList(compaction.todos)}`);
   }
   return { role: 'user', content: parts.join('\n\n'), timestamp: compaction.timestamp };
 }

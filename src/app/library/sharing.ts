@@ -45,7 +45,12 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
     const { fileName, data } = buildSessionDownload(input);
     return { fileName, data, mimeType: 'application/zip' };
   }
-  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort(), compactions: input.compactions, describeToolCall: exportedToolCall, todos: latestTodoList(input.messages) });
+  const html = exportSessionHtml(input.session, input.messages, {
+    files: [...input.workspace.keys()].sort(),
+    compactions: input.compactions,
+    describeToolCall: exportedToolCall,
+    todos: latestTodoList(input.messages),
+  });
   return {
     fileName: downloadName(input.session.title, '.html', 'session'),
     data: new TextEncoder().encode(html),

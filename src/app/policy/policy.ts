@@ -57,7 +57,10 @@ function lookOnlyBlock(name: string, mode: ApprovalMode): string | undefined {
     return `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`;
   }
   if (mode === 'plan') {
-    return `Conch is in Plan mode: ${name} is not allowed, and nothing may be changed yet. Investigate with read, grep, find and ls, then end with your plan; the person starts it.`;
+    return (
+      `Conch is in Plan mode: ${name} is not allowed, and nothing may be changed yet. ` +
+      'Investigate with read, grep, find and ls, then end with your plan; the person starts it.'
+    );
   }
   return undefined;
 }
