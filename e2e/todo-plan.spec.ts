@@ -4,6 +4,7 @@
 // before Plan mode and sends the go-ahead the person edited.
 import type { Page } from '@playwright/test';
 import type { RecordedRequest } from './mock-provider/server';
+import { expectAccessible } from './accessibility';
 import { ask, callTurn, expect, openAndConfigure, snapshot, test, textTurn } from './fixtures';
 
 const STEPS = ['Read the parser', 'Fix the off-by-one', 'Add a test'];
@@ -76,6 +77,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       await expect(page.getByTestId('todo-list')).toContainText('Fix the off-by-one');
       await page.getByTestId('todo-toggle').click();
       await snapshot(page, `todo-1-of-3-${size.width}`);
+      await expectAccessible(page, `todo-list-${size.width}`);
 
       await page.getByTestId('save-status').waitFor({ state: 'attached' });
       await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
@@ -114,6 +116,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       await expect(page.getByTestId('plan-start-text')).toHaveValue('Go ahead with the plan.');
       await expect(page.locator('.plan-start')).toContainText('switches back to Ask');
       await snapshot(page, `plan-start-${size.width}`);
+      await expectAccessible(page, `plan-start-${size.width}`);
       await page.getByTestId('plan-start-text').fill('Go ahead with the plan, README first.');
       await start.click();
 
