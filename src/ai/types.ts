@@ -131,4 +131,10 @@ export type CompactionEntry = {
   usage?: Usage;
   /** The person's focus text from `/compact <focus>`, when given. */
   focus?: string;
+  /** The agent's todo list as it stood when the compaction was made, re-stated to the model with the summary. */
+  todos?: TodoItem[];
 };
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+/** One item of the agent's todo list (the `todo` tool's arguments are the whole list). */
+export type TodoItem = { content: string; status: TodoStatus };

@@ -21,7 +21,7 @@ import { OutsideEditNotices } from './repos/local-folder/outside-edit-notices';
 import { resolveModel } from './settings/model-choice';
 import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
-import { defaultSettings, parseSettings, type Settings } from './settings/settings';
+import { defaultSettings, parseSettings, withApprovalMode, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
@@ -230,7 +230,11 @@ export class AppState {
   /** Applies and stores new settings. */
   async saveSettings(next: Settings): Promise<void> {
     const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
-    this.settings = parseSettings(next);
+    const moved =
+      next.approvalMode === this.settings.approvalMode
+        ? next
+        : withApprovalMode({ ...next, approvalMode: this.settings.approvalMode }, next.approvalMode);
+    this.settings = parseSettings(moved);
     this.settingsOpen = false;
     this.applyTheme();
     await this.persistSettings();
@@ -241,8 +245,17 @@ export class AppState {
 
   /** Changes the approval mode from the top bar (the policy reads it at the next tool call) and stores it. */
   async setApprovalMode(mode: Settings['approvalMode']): Promise<void> {
-    this.settings.approvalMode = mode;
+    this.settings = withApprovalMode(this.settings, mode);
     await this.persistSettings();
+  }
+
+  /** Plan mode's Start: back to the mode before Plan mode, then `text` ("Go ahead with the plan.") is sent. */
+  async startPlan(text: string): Promise<void> {
+    const session = this.current;
+    if (!session || session.running || this.settings.approvalMode !== 'plan') return;
+    const saved = this.setApprovalMode(this.settings.modeBeforePlan);
+    session.send(text);
+    await saved;
   }
 
   /** Removes the stored API key. */

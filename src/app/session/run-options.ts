@@ -9,7 +9,7 @@ import { ProjectInstructions, type PromptInstructions } from '../instructions/pr
 import { activeToolNames } from '../policy/policy';
 import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
-import type { PromptSkill } from '../prompt/system-prompt';
+import { withPlanMode, type PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Everything a run, and the summary calls of its compactions, are given. */
@@ -45,7 +45,7 @@ export class RunOptions {
     this.listing = new RootListing(sources.workspace);
   }
 
-  /** The tools the settings make active (read-only mode keeps only the reading ones). */
+  /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo). */
   activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
     return this.sources.tools.filter((tool) => active.has(tool.name));
@@ -82,7 +82,7 @@ export class RunOptions {
     const date = this.sources.now?.() ?? new Date();
     const { workspace } = this.sources;
     const prompt = workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions, skills });
-    return { prompt, instructions };
+    return { prompt: withPlanMode(prompt, settings.approvalMode === 'plan'), instructions };
   }
 
   /** The session closed: stops following the workspace. */

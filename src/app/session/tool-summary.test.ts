@@ -87,3 +87,26 @@ describe('tool calls in the HTML export', () => {
     expect(cardOf(html([assistant([call('d', 'deploy', { target: 'prod' })]), result('d', 'ok', 'deploy')]), 'deploy')).toContain('<pre class="output">ok</pre>');
   });
 });
+
+describe('the todo list in the HTML export', () => {
+  it('shows each todo call as its list, and the list the session left under the title', async () => {
+    const { latestTodoList } = await import('../../tools/todo');
+    const todos = (second: string) => [{ content: 'Read <the> parser', status: 'completed' }, { content: 'Fix it', status: second }];
+    const messages: Message[] = [
+      user('Fix the parser'),
+      assistant([call('t1', 'todo', { todos: todos('pending') })]),
+      result('t1', 'Todo list updated (1/2 done):', 'todo'),
+      assistant([call('t2', 'todo', { todos: todos('in_progress') })]),
+      result('t2', 'Todo list updated (1/2 done):', 'todo'),
+    ];
+    const page = exportSessionHtml(info, messages, { describeToolCall: exportedToolCall, todos: latestTodoList(messages) });
+    expect(page).toContain('<section class="todo-list" data-done="1" data-total="2"><h2>Todo list · 1/2 done</h2>');
+    expect(page).toContain('<li data-status="completed">☑ Read &#60;the&#62; parser</li>');
+    expect(page.split('<header>')[1].split('</header>')[0]).toContain('<li data-status="in_progress">▶ Fix it</li>');
+    const card = cardOf(page, 'todo');
+    expect(card).toContain('Todo list');
+    expect(card).toContain('1/2 done');
+    expect(card).toContain('<li data-status="pending">☐ Fix it</li>');
+    expect(summarizeToolCall('todo', { todos: todos('in_progress') })).toMatchObject({ title: 'Todo list', detail: '1/2 done' });
+  });
+});

@@ -2,7 +2,7 @@
 // piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
 // Tool calls show as the app's cards do, each with its result: the app describes them (it knows the tools), this
 // module only renders what it is given.
-import type { CompactionEntry, ImageContent, Message, TextContent, ToolCall, ToolResultMessage } from '../../ai/types';
+import type { CompactionEntry, ImageContent, Message, TextContent, TodoItem, ToolCall, ToolResultMessage } from '../../ai/types';
 
 export type HtmlSessionInfo = { title: string; createdAt: number; model: string; provider: string };
 
@@ -20,6 +20,8 @@ export type ToolCallView = {
   /** A file's whole content (a write). */
   content?: string;
   diff?: DiffLine[];
+  /** A todo call's list. */
+  todos?: TodoItem[];
   /** The result: in full, behind an "Output (n lines)" line, or only its first line. */
   result?: { text: string; lines: number; isError: boolean; show: 'full' | 'collapsed' | 'first-line'; images: ImageContent[] };
 };
@@ -32,12 +34,13 @@ const SAFE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image
 /**
  * The whole HTML document. `files` (optional) lists the workspace's paths at the end; each of `compactions` shows as
  * a divider where it was made, its summary expandable; `describeToolCall` says how each tool call reads, and its
- * result shows inside it (a result whose call is missing shows on its own).
+ * result shows inside it (a result whose call is missing shows on its own); `todos`, the agent's todo list as the
+ * session left it, shows under the title.
  */
 export function exportSessionHtml(
   session: HtmlSessionInfo,
   messages: Message[],
-  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall } = {},
+  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall; todos?: TodoItem[] } = {},
 ): string {
   const title = session.title || 'Conch session';
   const results = new Map<string, ToolResultMessage>();
@@ -56,6 +59,7 @@ export function exportSessionHtml(
   const files = options.files?.length
     ? `<section class="files"><h2>Workspace files (${options.files.length})</h2><ul>${options.files.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul></section>`
     : '';
+  const todos = options.todos?.length ? renderTodoSection(options.todos) : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -67,7 +71,7 @@ export function exportSessionHtml(
 </head>
 <body>
 <header><h1>${escapeHtml(title)}</h1>
-<p class="meta">${escapeHtml(session.provider)} · ${escapeHtml(session.model)} · ${escapeHtml(formatDate(session.createdAt))} · ${messages.length} messages · exported from Conch, read-only</p></header>
+<p class="meta">${escapeHtml(session.provider)} · ${escapeHtml(session.model)} · ${escapeHtml(formatDate(session.createdAt))} · ${messages.length} messages · exported from Conch, read-only</p>${todos}</header>
 <main>
 ${body}
 </main>
@@ -131,10 +135,24 @@ function renderToolCall(view: ToolCallView): string {
   if (view.code !== undefined) parts.push(`<pre class="command">${escapeHtml(view.code)}</pre>`);
   if (view.content !== undefined) parts.push(collapsible(`Content (${lineCount(view.content)})`, `<pre class="content">${escapeHtml(view.content)}</pre>`, view.content.length > 600));
   if (view.diff?.length) parts.push(renderDiff(view.diff));
+  if (view.todos) parts.push(renderTodos(view.todos));
   parts.push(renderResult(view.result));
   // Only a plain name goes into an attribute; any other is text only (escaped, but no reader should have to trust that).
   const tool = /^[\w-]{1,64}$/.test(view.tool) ? ` data-tool="${view.tool}"` : '';
   return `<div class="tool-call"${tool} data-status="${status}">${parts.join('')}</div>`;
+}
+
+const TODO_MARKS: { readonly [S in TodoItem['status']]: string } = { pending: '☐', in_progress: '▶', completed: '☑' };
+
+/** A todo list, each item with a mark and its status, so colour is not the only cue. */
+function renderTodos(todos: TodoItem[]): string {
+  const items = todos.map((t) => `<li data-status="${t.status}">${TODO_MARKS[t.status]} ${escapeHtml(t.content)}</li>`);
+  return `<ul class="todos">${items.join('')}</ul>`;
+}
+
+function renderTodoSection(todos: TodoItem[]): string {
+  const done = todos.filter((t) => t.status === 'completed').length;
+  return `<section class="todo-list" data-done="${done}" data-total="${todos.length}"><h2>Todo list · ${done}/${todos.length} done</h2>${renderTodos(todos)}</section>`;
 }
 
 function renderResult(result: ToolCallView['result']): string {
@@ -204,6 +222,8 @@ pre.text{font:inherit}
 .tool-head{display:flex;gap:.5rem;align-items:baseline;padding:.35rem .6rem;flex-wrap:wrap}
 .tool-name{font-family:ui-monospace,monospace;font-size:12px;background:#e4e4e7;border-radius:4px;padding:0 .35rem;color:#3f3f46}
 .tool-title{font-weight:600;overflow-wrap:anywhere}.tool-detail{color:#666}
+.todos{list-style:none;margin:0;padding:.35rem .6rem;border-top:1px solid #e3e3e3}.todo-list .todos{border:none;padding:0}
+.todos li[data-status="completed"]{text-decoration:line-through;opacity:.7}.todos li[data-status="in_progress"]{font-weight:600}
 .tool-call pre,.tool-call .diff,.tool-call .note,.tool-call details{border-top:1px solid #e3e3e3;margin:0;padding:.35rem .6rem}
 .tool-call details pre{border-top:none;padding:.35rem 0 0}
 pre.command{background:#fff}pre.command::before{content:"$ ";color:#888}
