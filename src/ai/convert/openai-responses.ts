@@ -4,9 +4,11 @@ import type {
   ResponseFunctionCallOutputItemList,
   ResponseInputContent,
   ResponseInputItem,
+  ResponseOutputText,
   ResponseReasoningItem,
+  WebSearchTool,
 } from 'openai/resources/responses/responses';
-import type { AssistantMessage, Message, Model, Tool, ToolCall } from '../types';
+import type { AssistantMessage, Message, Model, TextContent, Tool, ToolCall } from '../types';
 import { acceptsImages, dataUrl, isSameModel, replayableContent, toolResultText, userParts } from './history';
 import { safeToolCallId } from './ids';
 import { plainSchema } from './schema';
@@ -32,6 +34,9 @@ export function responsesTools(tools: Tool[]): FunctionTool[] {
     strict: false,
   }));
 }
+
+/** OpenAI's server-side web search (it also opens pages it found: the call's action says which). */
+export const RESPONSES_WEB_SEARCH: WebSearchTool = { type: 'web_search' };
 
 /**
  * Reasoning items travel whole (with encrypted content) in the thinking block's signature, as JSON. Conch adds one
@@ -99,7 +104,7 @@ function assistantItems(message: AssistantMessage, model: Model): ResponseInputI
   const items: ResponseInputItem[] = [];
   let reasoningLeftOut = false;
   let unpaired: { at: number; nextMessageId?: string } | undefined; // a reasoning item waiting for its follower
-  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true }) ?? []) {
+  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools: 'keep' }) ?? []) {
     if (block.type === 'thinking') {
       const stored = reasoningItemOf(block.signature);
       if (unpaired) {
@@ -114,11 +119,14 @@ function assistantItems(message: AssistantMessage, model: Model): ResponseInputI
       }
       continue;
     }
-    if (block.type === 'text') {
+    if (block.type === 'serverTool') {
+      // web_search_call items go back as they came; a reasoning item before one is paired with it.
+      items.push(...(block.raw as ResponseInputItem[]));
+    } else if (block.type === 'text') {
       if (unpaired?.nextMessageId) {
         items.push({
           type: 'message', role: 'assistant', id: unpaired.nextMessageId, status: 'completed',
-          content: [{ type: 'output_text', text: block.text, annotations: [] }],
+          content: [{ type: 'output_text', text: block.text, annotations: same ? ownAnnotations(block) : [] }],
         });
       } else {
         if (unpaired) {
@@ -134,6 +142,13 @@ function assistantItems(message: AssistantMessage, model: Model): ResponseInputI
   }
   if (unpaired) items.splice(unpaired.at, 1);
   return items;
+}
+
+/** The url_citation annotations OpenAI put on this text, as it sent them. */
+function ownAnnotations(block: TextContent): ResponseOutputText['annotations'] {
+  return (block.citations ?? []).flatMap((citation) =>
+    citation.raw === undefined ? [] : [citation.raw as ResponseOutputText['annotations'][number]],
+  );
 }
 
 function functionCallItem(call: ToolCall, sameModel: boolean): ResponseInputItem {
