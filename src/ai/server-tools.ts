@@ -19,3 +19,8 @@ export function serverToolText(block: ServerToolContent): string {
 export function sameServerToolProvider(block: ServerToolContent, model: Model): boolean {
   return block.provider === model.provider;
 }
+
+/** Whether a source's address may become a link: http(s) only, so a provider's `javascript:` or `data:` stays text. */
+export function isWebAddress(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}

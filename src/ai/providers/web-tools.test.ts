@@ -2,8 +2,8 @@
 // when asked, searches and citations read into the transcript, and the provider's blocks sent back unchanged.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../../e2e/mock-provider/server';
-import type { MockTurn } from '../../../e2e/mock-provider/script';
-import { anthropicWebToolBlocks, openAIWebSearchItem } from '../../../e2e/mock-provider/wire-web-tools';
+import type { MockBlock, MockTurn } from '../../../e2e/mock-provider/script';
+import { anthropicWebToolBlocks, openAIWebSearchItem, type WebSearchBlock } from '../../../e2e/mock-provider/wire-web-tools';
 import { stream } from '../stream';
 import { FAST_RETRY, PROVIDER_CASES, collect, userRequest } from '../testing/providers';
 import type { AssistantMessage, Model, ServerToolContent } from '../types';
@@ -17,13 +17,13 @@ beforeEach(() => mock.reset());
 
 const modelOf = (name: string): Model => PROVIDER_CASES.find((c) => c.name === name)!.model(mock.url);
 const options = { apiKey: 'test-key', webTools: true, ...FAST_RETRY };
-const SEARCH = { type: 'webSearch', id: 'srv_1', query: 'svelte 5 runes', results: [
+const SEARCH: WebSearchBlock = { type: 'webSearch', id: 'srv_1', query: 'svelte 5 runes', results: [
   { url: 'https://svelte.dev/docs/runes', title: 'Runes' },
   { url: 'https://svelte.dev/blog/runes', title: 'Introducing runes' },
-] } as const;
-const CITED = { type: 'text', text: 'Runes are compiler signals.', citations: [
+] };
+const CITED: MockBlock = { type: 'text', text: 'Runes are compiler signals.', citations: [
   { url: 'https://svelte.dev/docs/runes', title: 'Runes', citedText: 'Runes are symbols' },
-] } as const;
+] };
 const searchTurn: MockTurn = { content: [SEARCH, CITED], usage: { input: 1000, output: 100 } };
 
 async function replyThenFollowUp(model: Model): Promise<{ reply: AssistantMessage; second: Record<string, unknown> }> {

@@ -24,17 +24,17 @@ import { parseCompactCommand } from '../compaction/compact-command';
 import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
+import { SessionWebTools } from './web-tools.svelte';
 
-export type { SessionTotals };
+export type { ReplyProgress, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
 
 /**
  * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
- * after the message before its `atSeq`); a run ended.
+ * after the message before its `atSeq`); a run ended; the web tools were switched.
  */
-export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
-
-export type { ReplyProgress };
+export type SessionEvent =
+  | { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' } | { type: 'web-tools'; on: boolean };
 
 export type SessionControllerOptions = {
   id?: string;
@@ -80,6 +80,7 @@ export class SessionController {
   stopped = $state(false);
   /** Compactions, the context meter's count, and the compaction in progress. */
   readonly compaction: SessionCompaction;
+  readonly webTools = new SessionWebTools((on) => this.emit({ type: 'web-tools', on }));
 
   private readonly options: SessionControllerOptions;
   private readonly activity: AgentActivity;
@@ -103,6 +104,7 @@ export class SessionController {
       streamFn: options.streamFn,
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
+      webTools: () => this.webTools.on,
     });
     this.compaction = new SessionCompaction(
       options.compactions ?? [],

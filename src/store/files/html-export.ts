@@ -2,6 +2,7 @@
 // piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
 // Tool calls show as the app's cards do, each with its result: the app describes them (it knows the tools), this
 // module only renders what it is given.
+import { isWebAddress } from '../../ai/server-tools';
 import type {
   CompactionEntry,
   ImageContent,
@@ -166,7 +167,7 @@ function renderCitations(block: TextContent): string {
 /** A web link for a source: only http(s) addresses become links; anything else stays text. */
 function link(source: WebSource): string {
   const label = escapeHtml(source.title || source.url);
-  return /^https?:\/\//i.test(source.url) ? `<a href="${escapeHtml(source.url)}" rel="noreferrer noopener">${label}</a>` : label;
+  return isWebAddress(source.url) ? `<a href="${escapeHtml(source.url)}" rel="noreferrer noopener">${label}</a>` : label;
 }
 
 function renderResult(result: ToolCallView['result']): string {
