@@ -15,7 +15,7 @@ import {
   responsesTools,
 } from '../convert/openai-responses';
 import { hasWebTools } from '../server-tools';
-import { urlCitation, webSearchBlock } from './openai-web-search';
+import { urlCitation, webSearchBlock } from './responses-web-search';
 import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
