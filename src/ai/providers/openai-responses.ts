@@ -3,6 +3,7 @@
 import type {
   Response,
   ResponseCreateParamsStreaming,
+  ResponseIncludable,
   ResponseStreamEvent,
   Tool,
 } from 'openai/resources/responses/responses';
@@ -33,7 +34,13 @@ export function streamOpenAIResponses(model: Model, request: StreamRequest, opti
 
 export function openAIResponsesParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): ResponseCreateParamsStreaming {
   const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
-  const tools: Tool[] = [...responsesTools(request.tools), ...(options.webTools && hasWebTools(model) ? [RESPONSES_WEB_SEARCH] : [])];
+  const web = options.webTools === true && hasWebTools(model);
+  const tools: Tool[] = [...responsesTools(request.tools), ...(web ? [RESPONSES_WEB_SEARCH] : [])];
+  // A search call lists the pages it used only when asked to; the card shows them.
+  const include: ResponseIncludable[] = [
+    ...(model.reasoning ? (['reasoning.encrypted_content'] as const) : []),
+    ...(web ? (['web_search_call.action.sources'] as const) : []),
+  ];
   return {
     model: model.id,
     input: responsesInput(request.messages, model),
@@ -43,7 +50,7 @@ export function openAIResponsesParams(model: Model, request: StreamRequest, opti
     ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     ...(options.maxTokens ? { max_output_tokens: options.maxTokens } : {}),
-    ...(model.reasoning ? { include: ['reasoning.encrypted_content'] } : {}),
+    ...(include.length > 0 ? { include } : {}),
     ...(effort ? { reasoning: { effort, summary: 'auto' } } : {}),
   };
 }

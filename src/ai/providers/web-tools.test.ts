@@ -98,9 +98,11 @@ describe('openai (responses)', () => {
     mock.setScript([{ content: [{ type: 'text', text: 'a' }], times: 2 }]);
     await collect(stream(modelOf('openai (responses)'), userRequest('hi'), options));
     await collect(stream(modelOf('openai (responses)'), userRequest('hi'), { ...options, webTools: false }));
-    const types = (i: number) => (mock.requests[i].body as { tools: { type: string }[] }).tools.map((t) => t.type);
-    expect(types(0)).toEqual(['function', 'function', 'web_search']);
-    expect(types(1)).toEqual(['function', 'function']);
+    const body = (i: number) => mock.requests[i].body as { tools: { type: string }[]; include: string[] };
+    expect(body(0).tools.map((t) => t.type)).toEqual(['function', 'function', 'web_search']);
+    expect(body(0).include).toEqual(['reasoning.encrypted_content', 'web_search_call.action.sources']);
+    expect(body(1).tools.map((t) => t.type)).toEqual(['function', 'function']);
+    expect(body(1).include).toEqual(['reasoning.encrypted_content']);
   });
 
   it('keeps the web_search_call item and the url citation, and sends both back as they came', async () => {
