@@ -24,17 +24,20 @@ export function anthropicTools(tools: Tool[]): AnthropicTool[] {
   }));
 }
 
-/** Anthropic wants tool results as blocks of the next user message, so consecutive results are grouped. */
-export function anthropicMessages(messages: Message[], model: Model): MessageParam[] {
+/**
+ * Anthropic wants tool results as blocks of the next user message, so consecutive results are grouped. Its own
+ * server-tool blocks (and the citations into them) go back as they came only when `webTools` offers the tools again.
+ */
+export function anthropicMessages(messages: Message[], model: Model, webTools = false): MessageParam[] {
   const out: MessageParam[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
       const content = userParts(message, model).map(partToBlock);
       if (content.length > 0) out.push({ role: 'user', content });
     } else if (message.role === 'assistant') {
-      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools: 'keep' });
+      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools: webTools ? 'keep' : 'text' });
       if (!blocks) continue;
-      const ownCitations = message.provider === model.provider;
+      const ownCitations = webTools && message.provider === model.provider;
       const content: ContentBlockParam[] = blocks.flatMap((block): ContentBlockParam | ContentBlockParam[] => {
         if (block.type === 'text') return textBlock(block, ownCitations);
         // The API requires its server_tool_use and *_tool_result blocks back exactly as it sent them.

@@ -23,13 +23,14 @@ export type ReplayBlock = TextContent | ThinkingContent | ToolCall | ServerToolC
 /**
  * The assistant content worth sending back: empty text dropped; thinking kept (signed, same model), turned into plain
  * text (other model) or dropped (`thinkingAsText: false`); the provider's searches and fetches kept for their own
- * provider when it takes them back (`serverTools: 'keep'`), else dropped there, and told as text to any other model.
+ * provider when it takes them back (`serverTools: 'keep'`), told to it as text (`'text'`: its tools are not offered
+ * this time, and it refuses their blocks without them) or dropped (`'drop'`), and told as text to any other model.
  * Undefined when nothing is left, e.g. an aborted empty reply.
  */
 export function replayableContent(
   message: AssistantMessage,
   model: Model,
-  opts: { keepSignedThinking: boolean; thinkingAsText: boolean; serverTools?: 'keep' | 'drop' },
+  opts: { keepSignedThinking: boolean; thinkingAsText: boolean; serverTools?: 'keep' | 'text' | 'drop' },
 ): ReplayBlock[] | undefined {
   const same = isSameModel(message, model);
   const blocks: ReplayBlock[] = [];
@@ -40,8 +41,9 @@ export function replayableContent(
       if (opts.keepSignedThinking && same && block.signature) blocks.push(block);
       else if (opts.thinkingAsText && block.thinking.trim() !== '') blocks.push({ type: 'text', text: block.thinking });
     } else if (block.type === 'serverTool') {
-      if (!sameServerToolProvider(block, model)) blocks.push({ type: 'text', text: `(${serverToolText(block)})` });
-      else if (opts.serverTools === 'keep') blocks.push(block);
+      const own = sameServerToolProvider(block, model);
+      if (own && opts.serverTools === 'keep') blocks.push(block);
+      else if (!own || opts.serverTools === 'text') blocks.push({ type: 'text', text: `(${serverToolText(block)})` });
     } else {
       blocks.push(same ? block : withoutSignature(block));
     }

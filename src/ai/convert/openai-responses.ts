@@ -58,7 +58,8 @@ export function reasoningItemOf(signature: string | undefined): StoredReasoning 
   }
 }
 
-export function responsesInput(messages: Message[], model: Model): ResponseInputItem[] {
+/** The input items; OpenAI's own web_search_call items (and citations) go back as they came only when `webTools` offers the tool again. */
+export function responsesInput(messages: Message[], model: Model, webTools = false): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
@@ -73,7 +74,7 @@ export function responsesInput(messages: Message[], model: Model): ResponseInput
         ),
       });
     } else if (message.role === 'assistant') {
-      out.push(...assistantItems(message, model));
+      out.push(...assistantItems(message, model, webTools));
     } else {
       const images = acceptsImages(model) ? message.content.filter((p) => p.type === 'image') : [];
       const text = toolResultText(message, { markErrors: true });
@@ -99,12 +100,13 @@ export function responsesInput(messages: Message[], model: Model): ResponseInput
  * function call (sent with its item id) without the reasoning item that preceded it; where a reasoning item cannot be
  * sent (no encrypted content, unknown following id), it is left out and so are the call item ids.
  */
-function assistantItems(message: AssistantMessage, model: Model): ResponseInputItem[] {
+function assistantItems(message: AssistantMessage, model: Model, webTools: boolean): ResponseInputItem[] {
   const same = isSameModel(message, model);
   const items: ResponseInputItem[] = [];
   let reasoningLeftOut = false;
   let unpaired: { at: number; nextMessageId?: string } | undefined; // a reasoning item waiting for its follower
-  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools: 'keep' }) ?? []) {
+  const serverTools = webTools ? 'keep' : 'text';
+  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools }) ?? []) {
     if (block.type === 'thinking') {
       const stored = reasoningItemOf(block.signature);
       if (unpaired) {
@@ -126,7 +128,7 @@ function assistantItems(message: AssistantMessage, model: Model): ResponseInputI
       if (unpaired?.nextMessageId) {
         items.push({
           type: 'message', role: 'assistant', id: unpaired.nextMessageId, status: 'completed',
-          content: [{ type: 'output_text', text: block.text, annotations: same ? ownAnnotations(block) : [] }],
+          content: [{ type: 'output_text', text: block.text, annotations: same && webTools ? ownAnnotations(block) : [] }],
         });
       } else {
         if (unpaired) {

@@ -39,7 +39,8 @@ export function streamAnthropic(model: Model, request: StreamRequest, options?: 
 }
 
 export function anthropicParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): MessageCreateParamsStreaming {
-  const messages = anthropicMessages(request.messages, model);
+  const webTools = options.webTools === true && hasWebTools(model);
+  const messages = anthropicMessages(request.messages, model, webTools);
   const wanted = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
   // Finishing a tool loop that another model (or Claude with thinking off) started: the API rejects thinking there.
   const effort = wanted && !toolLoopWithoutThinking(messages) ? wanted : undefined;
@@ -48,7 +49,7 @@ export function anthropicParams(model: Model, request: StreamRequest, options: P
   const maxTokens = Math.max(options.maxTokens ?? model.maxTokens, budget + 1024);
   const tools = [
     ...anthropicTools(request.tools),
-    ...(options.webTools && hasWebTools(model) ? anthropicWebTools(WEB_TOOL_MAX_USES) : []),
+    ...(webTools ? anthropicWebTools(WEB_TOOL_MAX_USES) : []),
   ];
   return {
     model: model.id,

@@ -43,7 +43,7 @@ export function openAIResponsesParams(model: Model, request: StreamRequest, opti
   ];
   return {
     model: model.id,
-    input: responsesInput(request.messages, model),
+    input: responsesInput(request.messages, model, web),
     stream: true,
     // Nothing is kept on OpenAI's side; reasoning comes back encrypted so the next request can carry it.
     store: false,

@@ -78,6 +78,18 @@ describe('anthropic', () => {
     expect(input).not.toContain('server_tool_use');
   });
 
+  it('tells its own searches as text once the tools are switched off (the API refuses the blocks without them)', async () => {
+    const { reply } = await replyThenFollowUp(modelOf('anthropic'));
+    mock.setScript([{ content: [{ type: 'text', text: 'ok' }] }]);
+    const request = userRequest('go on');
+    request.messages = [request.messages[0], reply, { role: 'user', content: 'go on', timestamp: 2 }];
+    await collect(stream(modelOf('anthropic'), request, { ...options, webTools: false }));
+    const sent = JSON.stringify((mock.requests[2].body as { messages: unknown }).messages);
+    expect(sent).not.toContain('server_tool_use');
+    expect(sent).not.toContain('web_search_result_location');
+    expect(sent).toContain('Searched the web for \\"svelte 5 runes\\"');
+  });
+
   it('keeps a fetch and a failed search', async () => {
     mock.setScript([{ content: [
       { type: 'webFetch', url: 'https://example.com/a', title: 'Page A' },
