@@ -19,6 +19,7 @@ import { LiveModelList } from './settings/live-models.svelte';
 import { Toasts } from './toasts.svelte';
 import { OutsideEditNotices } from './repos/local-folder/outside-edit-notices';
 import { resolveModel } from './settings/model-choice';
+import { hasWebTools } from '../ai/server-tools';
 import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, withApprovalMode, type Settings } from './settings/settings';
@@ -268,6 +269,12 @@ export class AppState {
   async finishWelcome(): Promise<void> {
     this.settings.onboarded = true;
     await this.persistSettings();
+  }
+
+  /** Whether the current model has its provider's own web search and fetch (the composer offers the switch). */
+  get webToolsAvailable(): boolean {
+    const s = this.settings;
+    return s.modelId.trim() !== '' && hasWebTools(customModel(s.provider, s.modelId));
   }
 
   /** Whether the current model accepts images in prompts. */

@@ -14,7 +14,7 @@ import {
   type SessionStore,
 } from '../../store';
 import { latestTodoList } from '../../tools/todo';
-import { exportedToolCall } from '../session/tool-summary';
+import { exportedToolCall } from '../session/tool-cards/tool-summary';
 
 export type ExportFormat = 'session' | 'html';
 

@@ -1,6 +1,7 @@
 // What a run (or a compaction) is given from the person's settings when it starts: the active tools, the system prompt
 // built for the workspace, and the provider options.
 import type { AgentTool } from '../../agent/types';
+import { hasWebTools } from '../../ai/server-tools';
 import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
@@ -31,6 +32,8 @@ export type RunSources = {
   onRetryNotice: (notice: string) => void;
   /** The skills for the prompt, made ready in the sandbox (none when absent). */
   skills?: () => Promise<PromptSkill[]>;
+  /** Whether the session has the provider's web tools switched on. */
+  webTools?: () => boolean;
 };
 
 /** A session's runs' options, made from its settings at each start. */
@@ -68,7 +71,10 @@ export class RunOptions {
     return {
       model,
       streamFn: this.sources.streamFn,
-      streamOptions: streamOptionsFor(settings, model, this.sources.onRetryNotice),
+      streamOptions: {
+        ...streamOptionsFor(settings, model, this.sources.onRetryNotice),
+        ...(this.sources.webTools?.() && hasWebTools(model) ? { webTools: true } : {}),
+      },
       settings: compactionSettingsOf(settings.compaction),
       systemPrompt,
       tools,

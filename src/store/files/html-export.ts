@@ -2,7 +2,18 @@
 // piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
 // Tool calls show as the app's cards do, each with its result: the app describes them (it knows the tools), this
 // module only renders what it is given.
-import type { CompactionEntry, ImageContent, Message, TextContent, TodoItem, ToolCall, ToolResultMessage } from '../../ai/types';
+import { isWebAddress } from '../../ai/server-tools';
+import type {
+  CompactionEntry,
+  ImageContent,
+  Message,
+  ServerToolContent,
+  TextContent,
+  TodoItem,
+  ToolCall,
+  ToolResultMessage,
+  WebSource,
+} from '../../ai/types';
 
 export type HtmlSessionInfo = { title: string; createdAt: number; model: string; provider: string };
 
@@ -93,11 +104,13 @@ function renderMessage(message: Message, context: RenderContext): string {
       const blocks = message.content.map((block) => {
         switch (block.type) {
           case 'text':
-            return renderBlock(block);
+            return renderBlock(block) + renderCitations(block);
           case 'thinking':
             return `<details class="thinking"><summary>Thinking</summary><pre>${escapeHtml(block.thinking)}</pre></details>`;
           case 'toolCall':
             return context.toolCall(block);
+          case 'serverTool':
+            return renderServerTool(block);
           default:
             return assertNever(block);
         }
@@ -153,6 +166,27 @@ function renderTodos(todos: TodoItem[]): string {
 function renderTodoSection(todos: TodoItem[]): string {
   const done = todos.filter((t) => t.status === 'completed').length;
   return `<section class="todo-list" data-done="${done}" data-total="${todos.length}"><h2>Todo list · ${done}/${todos.length} done</h2>${renderTodos(todos)}</section>`;
+}
+
+/** A search or fetch the provider ran, as the app's card shows it: what was asked, and the pages, as links. */
+function renderServerTool(block: ServerToolContent): string {
+  const title = block.kind === 'web_search' ? `Search the web: ${block.query ?? ''}` : `Fetch ${block.url ?? ''}`;
+  const head = `<div class="tool-head"><span class="tool-name">${block.kind}</span> <span class="tool-title">${escapeHtml(title)}</span></div>`;
+  const body = block.error
+    ? `<pre class="output error">${escapeHtml(`Failed: ${block.error}`)}</pre>`
+    : block.sources.length > 0 ? `<ul class="sources">${block.sources.map((source) => `<li>${link(source)}</li>`).join('')}</ul>` : '';
+  return `<div class="tool-call" data-tool="${block.kind}" data-status="${block.error ? 'error' : 'done'}">${head}${body}</div>`;
+}
+
+function renderCitations(block: TextContent): string {
+  if (!block.citations?.length) return '';
+  return `<p class="citations">Sources: ${block.citations.map(link).join(' · ')}</p>`;
+}
+
+/** A web link for a source: only http(s) addresses become links; anything else stays text. */
+function link(source: WebSource): string {
+  const label = escapeHtml(source.title || source.url);
+  return isWebAddress(source.url) ? `<a href="${escapeHtml(source.url)}" rel="noreferrer noopener">${label}</a>` : label;
 }
 
 function renderResult(result: ToolCallView['result']): string {
@@ -229,6 +263,7 @@ pre.text{font:inherit}
 pre.command{background:#fff}pre.command::before{content:"$ ";color:#888}
 pre.output{color:#3f3f46;max-height:none}pre.output.error{color:#b91c1c;background:#fef2f2}
 .note{color:#555;font-size:12.5px}
+.sources{margin:0;padding:.35rem .6rem .35rem 1.8rem;border-top:1px solid #e3e3e3}.citations{font-size:13px;color:#555;margin:.2rem 0}
 .diff{font:12.5px/1.45 ui-monospace,monospace;overflow-x:auto}.diff div{white-space:pre;min-width:max-content}
 .diff .sign{display:inline-block;width:1.4em;color:#888;user-select:none}
 .diff .add{background:#dcfce7;color:#14532d}.diff .del{background:#fee2e2;color:#7f1d1d}.diff .hunk{color:#666}

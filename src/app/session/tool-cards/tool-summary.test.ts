@@ -1,8 +1,8 @@
 // The HTML export renders tool calls as the app's cards do, through the app's own summary of each tool.
 import { describe, expect, it } from 'vitest';
-import type { Message, ToolResultMessage } from '../../ai/types';
-import { exportSessionHtml } from '../../store';
-import { assistant, call, result, user } from '../../store/testing/messages';
+import type { Message, ToolResultMessage } from '../../../ai/types';
+import { exportSessionHtml } from '../../../store';
+import { assistant, call, result, user } from '../../../store/testing/messages';
 import { exportedToolCall, summarizeToolCall } from './tool-summary';
 
 const info = { title: 'T', createdAt: 0, model: 'm', provider: 'p' };
@@ -90,7 +90,7 @@ describe('tool calls in the HTML export', () => {
 
 describe('the todo list in the HTML export', () => {
   it('shows each todo call as its list, and the list the session left under the title', async () => {
-    const { latestTodoList } = await import('../../tools/todo');
+    const { latestTodoList } = await import('../../../tools/todo');
     const todos = (second: string) => [{ content: 'Read <the> parser', status: 'completed' }, { content: 'Fix it', status: second }];
     const messages: Message[] = [
       user('Fix the parser'),

@@ -1,11 +1,11 @@
 // A tool call as a person reads it, the same in the transcript's cards and in the HTML export: the command for bash,
 // path and line range for read, path and size for write, a diff for edit, one line for grep, find and ls, the list
 // itself for todo.
-import type { TodoItem, ToolCall, ToolResultMessage } from '../../ai/types';
-import type { DiffLine, ToolCallView } from '../../store';
-import { isCodingToolName, type CodingToolName } from '../../tools/catalog';
-import { countLines } from '../../tools/truncate';
-import { TODO_STATUSES } from '../../agent/todo-list';
+import type { TodoItem, ToolCall, ToolResultMessage } from '../../../ai/types';
+import type { DiffLine, ToolCallView } from '../../../store';
+import { isCodingToolName, type CodingToolName } from '../../../tools/catalog';
+import { countLines } from '../../../tools/truncate';
+import { TODO_STATUSES } from '../../../agent/todo-list';
 
 export type { DiffLine };
 export type ToolSummary = { title: string; detail?: string; code?: string; diff?: DiffLine[]; todos?: TodoItem[] };
