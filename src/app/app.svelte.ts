@@ -20,9 +20,10 @@ import { LiveModelList } from './settings/live-models.svelte';
 import { Toasts } from './toasts.svelte';
 import { OutsideEditNotices } from './repos/local-folder/outside-edit-notices';
 import { resolveModel } from './settings/model-choice';
+import { hasWebTools } from '../ai/server-tools';
 import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
-import { defaultSettings, parseSettings, type Settings } from './settings/settings';
+import { defaultSettings, parseSettings, withApprovalMode, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
 import { errorText } from '../ai/messages';
@@ -239,7 +240,11 @@ export class AppState {
     const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
     // The MCP servers are saved from their own form as the person changes them; the dialog's copy may be older.
     const { mcpServers, mcpReviewed, mcpActiveTools } = this.settings;
-    this.settings = parseSettings({ ...next, mcpServers, mcpReviewed, mcpActiveTools });
+    const moved =
+      next.approvalMode === this.settings.approvalMode
+        ? next
+        : withApprovalMode({ ...next, approvalMode: this.settings.approvalMode }, next.approvalMode);
+    this.settings = parseSettings({ ...moved, mcpServers, mcpReviewed, mcpActiveTools });
     this.settingsOpen = false;
     this.applyTheme();
     await this.persistSettings();
@@ -250,13 +255,22 @@ export class AppState {
 
   /** Changes the approval mode from the top bar (the policy reads it at the next tool call) and stores it. */
   async setApprovalMode(mode: Settings['approvalMode']): Promise<void> {
-    this.settings.approvalMode = mode;
+    this.settings = withApprovalMode(this.settings, mode);
     await this.persistSettings();
   }
 
   private async storeMcpSettings(change: Partial<McpSettings>): Promise<void> {
     this.settings = { ...this.settings, ...change };
     await this.persistSettings();
+  }
+
+  /** Plan mode's Start: back to the mode before Plan mode, then `text` ("Go ahead with the plan.") is sent. */
+  async startPlan(text: string): Promise<void> {
+    const session = this.current;
+    if (!session || session.running || this.settings.approvalMode !== 'plan') return;
+    const saved = this.setApprovalMode(this.settings.modeBeforePlan);
+    session.send(text);
+    await saved;
   }
 
   /** Removes the stored API key. */
@@ -269,6 +283,12 @@ export class AppState {
   async finishWelcome(): Promise<void> {
     this.settings.onboarded = true;
     await this.persistSettings();
+  }
+
+  /** Whether the current model has its provider's own web search and fetch (the composer offers the switch). */
+  get webToolsAvailable(): boolean {
+    const s = this.settings;
+    return s.modelId.trim() !== '' && hasWebTools(customModel(s.provider, s.modelId));
   }
 
   /** Whether the current model accepts images in prompts. */

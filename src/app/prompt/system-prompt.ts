@@ -34,7 +34,21 @@ const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
   grep: 'Use grep to search file contents instead of reading files one by one.',
   find: 'Use find to locate files by name pattern.',
   ls: 'Use ls to look at a folder.',
+  todo: 'For work of three or more steps, keep a todo list with todo: send the whole list each time, one item in_progress while you work on it, completed as soon as it is done.',
 };
+
+/** Plan mode's section, after everything else: the person wants a plan before anything changes. */
+export const PLAN_MODE_SECTION = [
+  'You are in Plan mode: investigate, do not change anything, and end with a plan.',
+  '- Look with the reading tools (read, grep, find, ls) as much as the task needs; make no edits, write no files, run no commands, and do not start the work.',
+  '- End your reply with the plan: the steps in order, the files each one touches, and how you will check the result. Keep the steps in a todo list with todo.',
+  '- You cannot leave Plan mode yourself: the person reads the plan and starts it, or asks for changes to it.',
+].join('\n');
+
+/** `prompt` with Plan mode's section when `planMode` is on. */
+export function withPlanMode(prompt: string, planMode: boolean): string {
+  return planMode ? `${prompt}\n\n${PLAN_MODE_SECTION}` : prompt;
+}
 
 function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string): string {
   if (kind === 'webcontainer') {

@@ -1,6 +1,7 @@
 // What a run (or a compaction) is given from the person's settings when it starts: the active tools, the system prompt
 // built for the workspace, and the provider options.
 import type { AgentTool } from '../../agent/types';
+import { hasWebTools } from '../../ai/server-tools';
 import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
@@ -9,7 +10,7 @@ import { ProjectInstructions, type PromptInstructions } from '../instructions/pr
 import { activeToolNames, type McpToolTraits } from '../policy/policy';
 import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
-import type { PromptSkill } from '../prompt/system-prompt';
+import { withPlanMode, type PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Tools from outside the workspace (the MCP servers' ones), asked for at the start of each run. */
@@ -41,6 +42,8 @@ export type RunSources = {
   onRetryNotice: (notice: string) => void;
   /** The skills for the prompt, made ready in the sandbox (none when absent). */
   skills?: () => Promise<PromptSkill[]>;
+  /** Whether the session has the provider's web tools switched on. */
+  webTools?: () => boolean;
 };
 
 /** A session's runs' options, made from its settings at each start. */
@@ -55,7 +58,7 @@ export class RunOptions {
     this.listing = new RootListing(sources.workspace);
   }
 
-  /** The tools the settings make active (read-only mode keeps only the reading ones), then the active MCP tools. */
+  /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo), then the active MCP tools. */
   activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
     const coding = this.sources.tools.filter((tool) => active.has(tool.name));
@@ -80,7 +83,10 @@ export class RunOptions {
     return {
       model,
       streamFn: this.sources.streamFn,
-      streamOptions: streamOptionsFor(settings, model, this.sources.onRetryNotice),
+      streamOptions: {
+        ...streamOptionsFor(settings, model, this.sources.onRetryNotice),
+        ...(this.sources.webTools?.() && hasWebTools(model) ? { webTools: true } : {}),
+      },
       settings: compactionSettingsOf(settings.compaction),
       systemPrompt,
       tools,
@@ -94,7 +100,7 @@ export class RunOptions {
     const date = this.sources.now?.() ?? new Date();
     const { workspace } = this.sources;
     const prompt = workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions, skills });
-    return { prompt, instructions };
+    return { prompt: withPlanMode(prompt, settings.approvalMode === 'plan'), instructions };
   }
 
   /** The session closed: stops following the workspace. */
