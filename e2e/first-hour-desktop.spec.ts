@@ -101,8 +101,8 @@ test('approvals, tool cards, top bar, sidebar, toasts, bubbles, terminal and cha
 
   await page.getByTestId('settings-open').click();
   await expect(page.getByTestId('approval-mode-auto')).toBeChecked();
-  await expect(page.locator('[data-testid^="approval-mode-"]')).toHaveCount(3);
-  await expect(page.locator('[data-testid^="topbar-approval-mode-"]')).toHaveCount(3);
+  await expect(page.locator('[data-testid^="approval-mode-"]')).toHaveCount(4);
+  await expect(page.locator('[data-testid^="topbar-approval-mode-"]')).toHaveCount(4);
   await page.getByRole('button', { name: 'Cancel' }).click();
 
   // Changes: the long line scrolls sideways; the summary wraps between its parts only.

@@ -9,7 +9,13 @@ export type MockBlock =
       deltas?: string[];
       /** Gemini only: a thoughtSignature on the text's last chunk, as Gemini 3 sends it when thoughts are hidden. */
       signature?: string;
+      /** Web sources the text cites (each wire's own citation form; ignored by Chat Completions). */
+      citations?: { url: string; title: string; citedText: string }[];
     }
+  /** A search the provider ran itself (wire-web-tools.ts); `error` is the provider's error code instead of results. */
+  | { type: 'webSearch'; query: string; results: { url: string; title: string }[]; id?: string; error?: string }
+  /** A page the provider fetched itself (OpenAI: an open_page action; Gemini: URL context). */
+  | { type: 'webFetch'; url: string; title?: string; text?: string; id?: string; error?: string }
   | { type: 'thinking'; thinking: string; signature?: string }
   /** `arguments` as a string is sent verbatim (use it for malformed JSON). */
   | {
@@ -107,7 +113,7 @@ export function parseScript(value: unknown): MockTurn[] {
     const times = (turn as MockTurn).times;
     if (times !== undefined && (!Number.isInteger(times) || times < 1)) throw new Error(`Turn ${i} has "times" ${JSON.stringify(times)}; it must be a whole number from 1.`);
     for (const block of (turn as MockTurn).content) {
-      if (!['text', 'thinking', 'toolCall'].includes((block as MockBlock)?.type)) {
+      if (!['text', 'thinking', 'toolCall', 'webSearch', 'webFetch'].includes((block as MockBlock)?.type)) {
         throw new Error(`Turn ${i} has a block of unknown type ${JSON.stringify((block as MockBlock)?.type)}.`);
       }
     }

@@ -1,5 +1,6 @@
 // Anthropic Messages API streaming, framed as the real API frames it (named SSE events).
 import { argumentsText, chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
+import { anthropicCitation, anthropicWebToolBlocks, webToolId } from './wire-web-tools';
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -17,9 +18,15 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
     }),
   ];
   const ping = sse('ping', { type: 'ping' });
-  turn.content.forEach((block, index) => {
+  let wireIndex = 0; // a web tool is two blocks on the wire (the call, then its result)
+  turn.content.forEach((block) => {
+    const index = wireIndex++;
     if (block.type === 'text') {
-      frames.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+      frames.push(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } }));
+      (block.citations ?? []).forEach((citation, i) => {
+        frames.push(sse('content_block_delta', { type: 'content_block_delta', index,
+          delta: { type: 'citations_delta', citation: anthropicCitation(citation, i) } }));
+      });
       for (const text of textDeltas(block)) {
         frames.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
       }
@@ -30,6 +37,18 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
       }
       frames.push(sse('content_block_delta', { type: 'content_block_delta', index,
         delta: { type: 'signature_delta', signature: block.signature ?? `sig_mock_${serial}_${index}` } }));
+    } else if (block.type === 'webSearch' || block.type === 'webFetch') {
+      const [use, result] = anthropicWebToolBlocks(block, webToolId(block, 'srvtoolu', serial, index));
+      const at = index;
+      wireIndex++;
+      frames.push(sse('content_block_start', { type: 'content_block_start', index: at, content_block: { ...use, input: {} } }));
+      for (const partial_json of chunks(JSON.stringify(use.input), 2)) {
+        frames.push(sse('content_block_delta', { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json } }));
+      }
+      frames.push(sse('content_block_stop', { type: 'content_block_stop', index: at }));
+      frames.push(sse('content_block_start', { type: 'content_block_start', index: at + 1, content_block: result }));
+      frames.push(sse('content_block_stop', { type: 'content_block_stop', index: at + 1 }));
+      return;
     } else {
       frames.push(sse('content_block_start', { type: 'content_block_start', index,
         content_block: { type: 'tool_use', id: block.id ?? `toolu_mock_${serial}_${index}`, name: block.name, input: {} } }));
@@ -42,11 +61,14 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
   // The real API sends its first ping right after the first content_block_start (or after message_start if none).
   frames.splice(turn.content.length > 0 ? 2 : 1, 0, ping);
   const stop = stopReasonOf(turn);
+  const searches = turn.content.filter((b) => b.type === 'webSearch').length;
+  const fetches = turn.content.filter((b) => b.type === 'webFetch').length;
   frames.push(sse('message_delta', {
     type: 'message_delta',
     delta: { stop_reason: stop === 'length' ? 'max_tokens' : stop === 'toolUse' ? 'tool_use' : 'end_turn', stop_sequence: null },
     usage: { input_tokens: usage.input, cache_creation_input_tokens: usage.cacheWrite, cache_read_input_tokens: usage.cacheRead,
-      output_tokens: usage.output },
+      output_tokens: usage.output,
+      ...(searches + fetches > 0 ? { server_tool_use: { web_search_requests: searches, web_fetch_requests: fetches } } : {}) },
   }));
   frames.push(sse('message_stop', { type: 'message_stop' }));
   return frames;

@@ -1,5 +1,6 @@
 // Gemini streamGenerateContent?alt=sse (`data:` chunks separated by CRLF pairs; the last carries finishReason).
 import { chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
+import { geminiGrounding } from './wire-web-tools';
 
 const data = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;
 
@@ -12,7 +13,8 @@ export function geminiFrames(turn: MockTurn, model: string, serial: number): str
   };
   const chunk = (parts: unknown[], finishReason?: string) =>
     data({
-      candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) }],
+      // Grounding comes whole on the last chunk, as Gemini sends it.
+      candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finishReason ? { finishReason, ...geminiGrounding(turn.content) } : {}) }],
       usageMetadata, modelVersion: model, responseId: `mock-${serial}`,
     });
   const frames: string[] = [];
@@ -29,6 +31,8 @@ export function geminiFrames(turn: MockTurn, model: string, serial: number): str
         const signed = block.signature && i === pieces.length - 1;
         frames.push(chunk([{ text, ...(signed ? { thoughtSignature: block.signature } : {}) }]));
       });
+    } else if (block.type === 'webSearch' || block.type === 'webFetch') {
+      continue; // told in the last chunk's grounding metadata
     } else {
       // Gemini sends each call whole; malformed string arguments cannot be expressed, so they arrive as {}.
       const args = typeof block.arguments === 'string' ? {} : block.arguments;

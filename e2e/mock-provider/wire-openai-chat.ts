@@ -14,6 +14,8 @@ export function openAIChatFrames(turn: MockTurn, model: string, serial: number, 
     if (block.type === 'text') for (const content of textDeltas(block)) frames.push(chunk({ content }));
     else if (block.type === 'thinking') {
       for (const reasoning_content of chunks(block.thinking)) frames.push(chunk({ reasoning_content }));
+    } else if (block.type === 'webSearch' || block.type === 'webFetch') {
+      // Chat Completions has no server-side web tools: nothing to send.
     } else {
       const i = toolIndex++;
       frames.push(chunk({ tool_calls: [{ index: i, id: block.id ?? `call_mock_${serial}_${index}`, type: 'function',

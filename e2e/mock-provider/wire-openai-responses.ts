@@ -1,5 +1,6 @@
 // OpenAI Responses API streaming (typed SSE events with sequence numbers, ending in response.completed/incomplete).
 import { argumentsText, chunks, stopReasonOf, textDeltas, usageOf, type MockTurn } from './script';
+import { openAIUrlCitation, openAIWebSearchItem, webToolId } from './wire-web-tools';
 
 export function openAIResponsesFrames(turn: MockTurn, model: string, serial: number): string[] {
   let sequence = 0;
@@ -36,10 +37,22 @@ export function openAIResponsesFrames(turn: MockTurn, model: string, serial: num
       for (const delta of textDeltas(block)) {
         emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
       }
+      const annotations = (block.citations ?? []).map((citation) => openAIUrlCitation(citation, block.text));
+      annotations.forEach((annotation, annotation_index) => {
+        emit('response.output_text.annotation.added', { item_id, output_index, content_index: 0, annotation_index, annotation });
+      });
       emit('response.output_text.done', { item_id, output_index, content_index: 0, text: block.text, logprobs: [] });
-      const part = { type: 'output_text', text: block.text, annotations: [] };
+      const part = { type: 'output_text', text: block.text, annotations };
       emit('response.content_part.done', { item_id, output_index, content_index: 0, part });
       const item = { id: item_id, type: 'message', role: 'assistant', status: 'completed', content: [part] };
+      emit('response.output_item.done', { output_index, item });
+      output.push(item);
+    } else if (block.type === 'webSearch' || block.type === 'webFetch') {
+      const item = openAIWebSearchItem(block, webToolId(block, 'ws', serial, output_index));
+      emit('response.output_item.added', { output_index, item: { id: item.id, type: 'web_search_call', status: 'in_progress' } });
+      for (const stage of ['in_progress', 'searching', 'completed']) {
+        emit(`response.web_search_call.${stage}`, { item_id: item.id, output_index });
+      }
       emit('response.output_item.done', { output_index, item });
       output.push(item);
     } else {

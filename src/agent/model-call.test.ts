@@ -55,6 +55,15 @@ describe('the pre-call hook', () => {
     expect(streamFn.options.map((o) => [o?.maxTokens, o?.apiKey])).toEqual([[2_000, 'k'], [9_000, 'k']]);
   });
 
+  it('may send one call with another system prompt; a call it leaves alone keeps the run\'s', async () => {
+    const prompts = ['Instructions as they are now.', undefined];
+    const { requests } = await runScripted([{ content: [toolCall('echo', { text: 'a' })] }, 'done'], {
+      tools: [echoTool()],
+      config: { beforeModelCall: async () => ({ systemPrompt: prompts.shift() }) },
+    });
+    expect(requests.map((request) => request.systemPrompt)).toEqual(['Instructions as they are now.', 'You are a test.']);
+  });
+
   it('fails the call with the reason when the hook throws, sending nothing', async () => {
     const { requests, messages } = await runScripted(['never'], {
       config: { beforeModelCall: async () => Promise.reject(new Error('storage is full')) },

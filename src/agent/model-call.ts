@@ -1,7 +1,8 @@
 // One model call of a run, with the run's pre-call hook (AgentLoopConfig.beforeModelCall): the hook may replace the
-// messages sent (a compacted view, which the run then continues from) and limit the output. When the provider rejects
-// the call as too long for the context window, the hook is asked once more; if it gives new messages, the same call
-// is sent again and the rejected attempt is never shown. Without a hook this is exactly one streamed call.
+// messages sent (a compacted view, which the run then continues from) and this call's system prompt, and limit the
+// output. When the provider rejects the call as too long for the context window, the hook is asked once more; if it
+// gives new messages, the same call is sent again and the rejected attempt is never shown. Without a hook this is
+// exactly one streamed call.
 import type { AssistantMessage, Message, StreamRequest, Tool } from '../ai/types';
 import { emptyUsage } from '../ai/types';
 import { errorText } from '../ai/messages';
@@ -35,13 +36,15 @@ export async function callModel(
   const tools = providerTools(context.tools);
   // The live transcript, not a copy: nothing is appended while the provider streams, and copying it every turn is
   // quadratic in a long run. A provider that keeps it beyond the call must copy it.
-  const request = (messages: Message[]): StreamRequest => ({ systemPrompt: context.systemPrompt, messages, tools });
+  let systemPrompt = context.systemPrompt;
+  const request = (messages: Message[]): StreamRequest => ({ systemPrompt, messages, tools });
   if (!config.beforeModelCall) {
     return { assistant: await streamAssistantMessage(request(transcript), config, aborts, emit), transcript };
   }
 
   const plan = await askHook(config, request(transcript), aborts);
   if (plan instanceof Error) return { assistant: failedBeforeCall(config, plan, emit), transcript };
+  systemPrompt = plan?.systemPrompt ?? systemPrompt;
   let messages = plan?.messages ? plan.messages.slice() : transcript;
   const held = new HeldStart(emit);
   const first = await streamAssistantMessage(request(messages), config, aborts, held.emit, plan?.maxTokens);
@@ -56,6 +59,7 @@ export async function callModel(
     return { assistant: first, transcript: messages };
   }
   messages = retry.messages.slice();
+  systemPrompt = retry.systemPrompt ?? systemPrompt;
   return { assistant: await streamAssistantMessage(request(messages), config, aborts, emit, retry.maxTokens), transcript: messages };
 }
 

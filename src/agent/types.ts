@@ -66,8 +66,11 @@ export type ModelCallInfo = {
   overflow?: string;
 };
 
-/** How to make the call: different messages (which the run then continues from) and an output limit. */
-export type ModelCallPlan = { messages?: Message[]; maxTokens?: number };
+/**
+ * How to make the call: different messages (which the run then continues from), an output limit, and a system prompt
+ * for this call instead of the run's (its instructions changed mid-run).
+ */
+export type ModelCallPlan = { messages?: Message[]; maxTokens?: number; systemPrompt?: string };
 
 export interface AgentLoopConfig {
   model: Model;
@@ -87,7 +90,8 @@ export interface AgentLoopConfig {
   getSteeringMessages?(): Promise<Message[]>; // polled after each tool batch
   /**
    * Called before every model call, also between the tool batches of one run. Returning `messages` replaces the
-   * run's transcript from then on (a compacted view); `maxTokens` limits this call's output. After a context overflow
+   * run's transcript from then on (a compacted view); `maxTokens` limits this call's output, `systemPrompt` replaces
+   * the run's for this call (the run keeps its own for the next: return it every time). After a context overflow
    * it is called again for the same call with `overflow` set: returning `messages` then sends the call once more.
    */
   beforeModelCall?(call: ModelCallInfo, signal?: AbortSignal): Promise<ModelCallPlan | void>;

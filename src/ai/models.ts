@@ -10,7 +10,8 @@ import type { ProviderId } from './provider-id';
 import type { Model } from './types';
 
 type Price = NonNullable<Model['cost']>;
-type CatalogEntry = Pick<Model, 'id' | 'name'> & Partial<Pick<Model, 'contextWindow' | 'maxTokens' | 'input' | 'reasoning' | 'cost'>>;
+type CatalogEntry = Pick<Model, 'id' | 'name'> &
+  Partial<Pick<Model, 'contextWindow' | 'maxTokens' | 'input' | 'reasoning' | 'cost' | 'webTools'>>;
 
 const TEXT_AND_IMAGE: Model['input'] = ['text', 'image'];
 const M = 1_000_000;
@@ -58,8 +59,9 @@ const OPENAI: CatalogEntry[] = [
   { id: 'gpt-5', name: 'GPT-5', contextWindow: 400_000, maxTokens: 128_000, cost: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 } },
   { id: 'gpt-5-mini', name: 'GPT-5 mini', contextWindow: 400_000, maxTokens: 128_000, cost: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 } },
   { id: 'gpt-5-nano', name: 'GPT-5 nano', contextWindow: 400_000, maxTokens: 128_000, cost: { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0 } },
-  { id: 'gpt-4.1', name: 'GPT-4.1', contextWindow: 1_047_576, maxTokens: 32_768, reasoning: false, cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } },
-  { id: 'gpt-4.1-mini', name: 'GPT-4.1 mini', contextWindow: 1_047_576, maxTokens: 32_768, reasoning: false, cost: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 } },
+  // Non-reasoning models pay more per search than the reasoning ones ($25 against $10 per 1,000).
+  { id: 'gpt-4.1', name: 'GPT-4.1', contextWindow: 1_047_576, maxTokens: 32_768, reasoning: false, cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 }, webTools: { searchPer1000: 25 } },
+  { id: 'gpt-4.1-mini', name: 'GPT-4.1 mini', contextWindow: 1_047_576, maxTokens: 32_768, reasoning: false, cost: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 }, webTools: { searchPer1000: 25 } },
 ];
 
 // Gemini bills cache storage by the hour rather than cache writes, so cacheWrite is 0.
@@ -79,6 +81,18 @@ const GOOGLE: CatalogEntry[] = [
   { id: 'gemini-2.5-flash-lite', name: 'Gemini 2.5 Flash-Lite', contextWindow: 1_048_576, maxTokens: 65_536, cost: { input: 0.1, output: 0.4, cacheRead: 0.01, cacheWrite: 0 } },
 ];
 
+/**
+ * Every catalog model has its provider's server-side web tools (Anthropic's web_search and web_fetch, OpenAI
+ * Responses' web_search, Gemini's googleSearch and urlContext). Anthropic and OpenAI bill $10 per 1,000 searches
+ * (fetches cost only their tokens); Gemini's grounding is billed per prompt or per query by model, after a free daily
+ * allowance, so its price is left unknown.
+ */
+const WEB_TOOLS: Record<'anthropic' | 'openai' | 'google', NonNullable<Model['webTools']>> = {
+  anthropic: { searchPer1000: 10 },
+  openai: { searchPer1000: 10 },
+  google: {},
+};
+
 /** The default model of each provider with a catalog (outside the deprecation table; see model-deprecations.test.ts). */
 const DEFAULT_MODEL: Partial<Record<ProviderId, string>> = {
   anthropic: 'claude-sonnet-5-5',
@@ -86,11 +100,12 @@ const DEFAULT_MODEL: Partial<Record<ProviderId, string>> = {
   google: 'gemini-3.5-flash',
 };
 
-function entries(provider: ProviderId, list: CatalogEntry[]): Model[] {
+function entries(provider: keyof typeof WEB_TOOLS, list: CatalogEntry[]): Model[] {
   return list.map((entry) => ({
     provider,
     input: TEXT_AND_IMAGE,
     reasoning: true,
+    webTools: WEB_TOOLS[provider],
     ...guessedLimits(provider),
     ...entry,
   }));

@@ -6,7 +6,12 @@
 // (models.ts, model-list.ts, cost.ts, model-deprecations.ts); provider errors and retries (errors.ts, retry.ts).
 import type { TSchema } from '@sinclair/typebox';
 
-export type TextContent = { type: 'text'; text: string };
+export type TextContent = {
+  type: 'text';
+  text: string;
+  /** Where a reply's text came from, when the provider cited web sources (assistant text only). */
+  citations?: Citation[];
+};
 export type ImageContent = { type: 'image'; data: string /* base64 */; mimeType: string };
 export type ThinkingContent = { type: 'thinking'; thinking: string; signature?: string };
 export type ToolCall = {
@@ -18,6 +23,33 @@ export type ToolCall = {
   thoughtSignature?: string;
 };
 
+/** A web page a provider's server-side tool found or read. */
+export type WebSource = { url: string; title?: string };
+
+/** A cited source of a reply's text; `raw` is the provider's own citation, sent back to that provider as received. */
+export type Citation = WebSource & { citedText?: string; raw?: unknown };
+
+/**
+ * A search or fetch the provider ran on its own servers (Anthropic's web_search / web_fetch, OpenAI's web_search,
+ * Gemini's grounding). `raw` holds the provider's blocks or items exactly as received, in order: the same provider is
+ * sent them back unchanged, as its API requires; the other fields are what a person reads.
+ */
+export type ServerToolContent = {
+  type: 'serverTool';
+  kind: 'web_search' | 'web_fetch';
+  /** The provider's id for the call (Anthropic's srvtoolu_…, OpenAI's ws_…). */
+  id: string;
+  /** The search's query (web_search) or the page's address (web_fetch), once known. */
+  query?: string;
+  url?: string;
+  sources: WebSource[];
+  /** The provider's error code when the search or fetch failed (e.g. max_uses_exceeded). */
+  error?: string;
+  /** Which provider's wire format `raw` is in. */
+  provider: string;
+  raw: unknown[];
+};
+
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
 
 export type Usage = {
@@ -25,6 +57,8 @@ export type Usage = {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Searches the provider ran for this reply (billed per search, beside the tokens); absent means none. */
+  webSearches?: number;
   /** `unknown` when the model's price is not known: `total` then counts nothing and must not be shown as $0. */
   cost: { total: number; unknown?: boolean };
 };
@@ -38,7 +72,7 @@ export type UserMessage = {
 };
 export type AssistantMessage = {
   role: 'assistant';
-  content: (TextContent | ThinkingContent | ToolCall)[];
+  content: (TextContent | ThinkingContent | ToolCall | ServerToolContent)[];
   provider: string;
   model: string;
   usage: Usage;
@@ -68,6 +102,11 @@ export type Model = {
   reasoning: boolean;
   /** $ per million tokens; absent when the price is unknown (a custom model, a new one, a changing promotion). */
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /**
+   * Present when the model has its provider's server-side web tools (search and fetch); `searchPer1000` is the $ price
+   * of 1,000 searches, absent when unknown.
+   */
+  webTools?: { searchPer1000?: number };
 };
 
 /** What a provider is told about a tool: the model-facing half of an AgentTool. */
@@ -99,6 +138,8 @@ export type StreamOptions = {
   /** Called before each retry of a failed request, so the UI can say it is retrying. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
   headers?: Record<string, string>;
+  /** Offer the provider's own web search and fetch (only for a model with `webTools`). */
+  webTools?: boolean;
 };
 
 export type StreamFn = (model: Model, request: StreamRequest, options?: StreamOptions) => AssistantMessageStream;
@@ -131,4 +172,10 @@ export type CompactionEntry = {
   usage?: Usage;
   /** The person's focus text from `/compact <focus>`, when given. */
   focus?: string;
+  /** The agent's todo list as it stood when the compaction was made, re-stated to the model with the summary. */
+  todos?: TodoItem[];
 };
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+/** One item of the agent's todo list (the `todo` tool's arguments are the whole list). */
+export type TodoItem = { content: string; status: TodoStatus };

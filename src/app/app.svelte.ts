@@ -3,10 +3,11 @@
 // preview servers; browser-boot.ts wires it to this state), library/ (the stored sessions: list, search, open,
 // share, transfer), session/ (one open session: its controller, the run of the loop, persistence, snapshots,
 // checkpoint restore, tool cards), policy/ (the approval policy and its questions), prompt/ (the system prompt),
+// instructions/ (the repo's AGENTS.md files: in the prompt, and attached to the first tool result under their folder),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
-// storage view), conventions/ (skills and command templates), compaction/, mcp/ (the remote MCP servers:
-// connections, tool review, their tools and prompts) and terminal/.
+// storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
+// their tools and prompts), compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
@@ -19,9 +20,10 @@ import { LiveModelList } from './settings/live-models.svelte';
 import { Toasts } from './toasts.svelte';
 import { OutsideEditNotices } from './repos/local-folder/outside-edit-notices';
 import { resolveModel } from './settings/model-choice';
+import { hasWebTools } from '../ai/server-tools';
 import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
-import { defaultSettings, parseSettings, type Settings } from './settings/settings';
+import { defaultSettings, parseSettings, withApprovalMode, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
 import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
 import { mcpSignInOnDemand, type McpSignInPage } from './mcp/signin-on-demand';
@@ -80,13 +82,13 @@ export class AppState {
   readonly outsideEdits = new OutsideEditNotices();
   /** `git push` from the sandbox's shell and its questions to the person; made on the first push. */
   shellPush = $state.raw<ShellPush | null>(null);
+  /** The remote MCP servers: their connections, state, tool review and the tools they give each run. */
+  readonly mcp: McpServers;
   /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
   readonly conventions = new Conventions({
     workspace: this.workspace,
     openStore: async () => (await import('../store')).createPersonalConventionsStore(),
   });
-  /** The remote MCP servers: their connections, state, tool review and the tools they give each run. */
-  readonly mcp: McpServers;
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -246,7 +248,11 @@ export class AppState {
     const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
     // The MCP servers are saved from their own form as the person changes them; the dialog's copy may be older.
     const { mcpServers, mcpReviewed, mcpActiveTools, mcpOAuth } = this.settings;
-    this.settings = parseSettings({ ...next, mcpServers, mcpReviewed, mcpActiveTools, mcpOAuth });
+    const moved =
+      next.approvalMode === this.settings.approvalMode
+        ? next
+        : withApprovalMode({ ...next, approvalMode: this.settings.approvalMode }, next.approvalMode);
+    this.settings = parseSettings({ ...moved, mcpServers, mcpReviewed, mcpActiveTools, mcpOAuth });
     this.settingsOpen = false;
     this.applyTheme();
     await this.persistSettings();
@@ -257,13 +263,22 @@ export class AppState {
 
   /** Changes the approval mode from the top bar (the policy reads it at the next tool call) and stores it. */
   async setApprovalMode(mode: Settings['approvalMode']): Promise<void> {
-    this.settings.approvalMode = mode;
+    this.settings = withApprovalMode(this.settings, mode);
     await this.persistSettings();
   }
 
   private async storeMcpSettings(change: Partial<McpSettings>): Promise<void> {
     this.settings = { ...this.settings, ...change };
     await this.persistSettings();
+  }
+
+  /** Plan mode's Start: back to the mode before Plan mode, then `text` ("Go ahead with the plan.") is sent. */
+  async startPlan(text: string): Promise<void> {
+    const session = this.current;
+    if (!session || session.running || this.settings.approvalMode !== 'plan') return;
+    const saved = this.setApprovalMode(this.settings.modeBeforePlan);
+    session.send(text);
+    await saved;
   }
 
   /** Removes the stored API key. */
@@ -276,6 +291,12 @@ export class AppState {
   async finishWelcome(): Promise<void> {
     this.settings.onboarded = true;
     await this.persistSettings();
+  }
+
+  /** Whether the current model has its provider's own web search and fetch (the composer offers the switch). */
+  get webToolsAvailable(): boolean {
+    const s = this.settings;
+    return s.modelId.trim() !== '' && hasWebTools(customModel(s.provider, s.modelId));
   }
 
   /** Whether the current model accepts images in prompts. */

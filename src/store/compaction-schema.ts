@@ -18,6 +18,14 @@ const CompactionSchema = Type.Object({
   timestamp: Type.Number(),
   usage: Type.Optional(UsageSchema),
   focus: Type.Optional(Type.String()),
+  todos: Type.Optional(
+    Type.Array(
+      Type.Object({
+        content: Type.String(),
+        status: Type.Union([Type.Literal('pending'), Type.Literal('in_progress'), Type.Literal('completed')]),
+      }),
+    ),
+  ),
 });
 
 /**

@@ -4,7 +4,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Message } from '../ai/types';
 
-const Text = Type.Object({ type: Type.Literal('text'), text: Type.String() });
+const Source = Type.Object({ url: Type.String(), title: Type.Optional(Type.String()) });
+const Citation = Type.Object({ url: Type.String(), title: Type.Optional(Type.String()), citedText: Type.Optional(Type.String()) });
+const Text = Type.Object({ type: Type.Literal('text'), text: Type.String(), citations: Type.Optional(Type.Array(Citation)) });
 const Image = Type.Object({ type: Type.Literal('image'), data: Type.String(), mimeType: Type.String() });
 const Thinking = Type.Object({
   type: Type.Literal('thinking'),
@@ -17,18 +19,31 @@ const ToolCallBlock = Type.Object({
   name: Type.String(),
   arguments: Type.Record(Type.String(), Type.Unknown()),
 });
+// `raw` is the provider's own blocks, checked only as a list: they go back to that provider, which judges them.
+const ServerTool = Type.Object({
+  type: Type.Literal('serverTool'),
+  kind: Type.Union([Type.Literal('web_search'), Type.Literal('web_fetch')]),
+  id: Type.String(),
+  query: Type.Optional(Type.String()),
+  url: Type.Optional(Type.String()),
+  sources: Type.Array(Source),
+  error: Type.Optional(Type.String()),
+  provider: Type.String(),
+  raw: Type.Array(Type.Unknown()),
+});
 export const UsageSchema = Type.Object({
   input: Type.Number(),
   output: Type.Number(),
   cacheRead: Type.Number(),
   cacheWrite: Type.Number(),
+  webSearches: Type.Optional(Type.Number()),
   cost: Type.Object({ total: Type.Number() }),
 });
 
-const blockSchemas: Record<string, TSchema> = { text: Text, image: Image, thinking: Thinking, toolCall: ToolCallBlock };
+const blockSchemas: Record<string, TSchema> = { text: Text, image: Image, thinking: Thinking, toolCall: ToolCallBlock, serverTool: ServerTool };
 const allowedBlocks = {
   user: ['text', 'image'],
-  assistant: ['text', 'thinking', 'toolCall'],
+  assistant: ['text', 'thinking', 'toolCall', 'serverTool'],
   toolResult: ['text', 'image'],
 } as const;
 

@@ -43,6 +43,8 @@ export interface SessionRecord {
    * push continues the same branch and request; its shape is the remote layer's, checked by the app when read.
    */
   pushRecord?: StoredPushRecord;
+  /** The person switched on the provider's own web search and fetch for this session. */
+  webTools?: boolean;
 }
 
 /** A push's record as stored: the host and imported commit it was made for, and the host client's own record. */
@@ -59,7 +61,9 @@ export type RepoOrigin = { host: 'github' | 'gitlab'; web: string; owner: string
 export type ImportedFrom = { title: string; createdAt: number; exportedAt: number };
 
 export type NewSession = { title?: string; model?: string; provider?: string };
-export type SessionPatch = Partial<Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName' | 'origin' | 'pushRecord'>>;
+export type SessionPatch = Partial<
+  Pick<SessionRecord, 'title' | 'model' | 'provider' | 'cost' | 'tokens' | 'baselineName' | 'origin' | 'pushRecord' | 'webTools'>
+>;
 
 
 /** A list change another tab (or this one) should react to. */

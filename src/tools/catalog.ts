@@ -1,10 +1,10 @@
-// The seven coding tools by name, with the traits everything above them branches on: settings (which tools a mode
-// offers), the policy (what asks), persistence (what may change files), the system prompt, the loop's batch ordering
-// (through each tool's declared effects) and the UI's summaries. A record keyed by the name union, and exhaustive
+// The coding tools by name (the seven that work on files, and the agent's todo list), with the traits everything
+// above them branches on: settings (which tools a mode offers), the policy (what asks), persistence (what may change
+// files), the system prompt, the loop's batch ordering (through each tool's declared effects) and the UI's summaries. A record keyed by the name union, and exhaustive
 // switches elsewhere, make a new tool a compile error until every place handles it.
 import type { ToolEffects } from '../agent/types';
 
-export const CODING_TOOL_NAMES = ['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls'] as const;
+export const CODING_TOOL_NAMES = ['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'todo'] as const;
 export type CodingToolName = (typeof CODING_TOOL_NAMES)[number];
 
 export type ToolTraits = {
@@ -26,12 +26,14 @@ export const TOOL_CATALOG: { readonly [N in CodingToolName]: ToolTraits } = {
   write: { readOnly: false, mutating: true, pathScoped: true, asksInAskMode: true },
   edit: { readOnly: false, mutating: true, pathScoped: true, asksInAskMode: true },
   bash: { readOnly: false, mutating: true, pathScoped: false, asksInAskMode: true },
+  // It touches no file: the tool declares no effects, so it waits for nothing and holds up nothing in a batch.
+  todo: { readOnly: true, mutating: false, pathScoped: false, asksInAskMode: false },
 };
 
 /** The tools active in a new session. */
-export const DEFAULT_ACTIVE_TOOLS = ['read', 'bash', 'edit', 'write'] as const satisfies readonly CodingToolName[];
+export const DEFAULT_ACTIVE_TOOLS = ['read', 'bash', 'edit', 'write', 'todo'] as const satisfies readonly CodingToolName[];
 
-/** The tools read-only mode offers: every tool that never changes anything. */
+/** The tools read-only and plan mode offer: every tool that never changes anything (the todo list changes no file). */
 export const READ_ONLY_TOOLS: readonly CodingToolName[] = CODING_TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly);
 
 export function isCodingToolName(name: string): name is CodingToolName {

@@ -3,9 +3,9 @@ import { createCodingTools, DEFAULT_ACTIVE_TOOLS } from './index';
 import { runtimeWith } from './testing/tool-kit';
 
 describe('createCodingTools', () => {
-  it('returns the seven tools with labels, descriptions and field descriptions', async () => {
+  it('returns the seven tools plus todo with labels, descriptions and field descriptions', async () => {
     const tools = createCodingTools(await runtimeWith());
-    expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls']);
+    expect(tools.map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'todo']);
     for (const tool of tools) {
       expect(tool.label.length).toBeGreaterThan(0);
       expect(tool.description.length).toBeGreaterThan(40);
@@ -16,7 +16,7 @@ describe('createCodingTools', () => {
     }
   });
 
-  it('activates read, bash, edit and write by default', () => {
-    expect([...DEFAULT_ACTIVE_TOOLS]).toEqual(['read', 'bash', 'edit', 'write']);
+  it('activates read, bash, edit, write and todo by default', () => {
+    expect([...DEFAULT_ACTIVE_TOOLS]).toEqual(['read', 'bash', 'edit', 'write', 'todo']);
   });
 });

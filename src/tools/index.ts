@@ -1,6 +1,7 @@
-// Conch's seven coding tools, each working only through the Workspace (the Runtime interface, with its queue).
-// One file per tool (read, write, bash, grep, find, ls; edit/ with its matching, diff and argument repair), the tool
-// catalog (catalog.ts: names and traits), output truncation (truncate.ts) and the shared search of grep and find.
+// Conch's coding tools: seven working only through the Workspace (the Runtime interface, with its queue), and the
+// agent's todo list. One file per tool (read, write, bash, grep, find, ls, todo; edit/ with its matching, diff and
+// argument repair), the tool catalog (catalog.ts: names and traits), output truncation (truncate.ts) and the shared
+// search of grep and find.
 import type { AgentTool } from '../agent/types';
 import type { Runtime } from '../runtime/types';
 import { Workspace } from '../runtime/workspace/workspace';
@@ -10,9 +11,11 @@ import { createFindTool } from './find';
 import { createGrepTool } from './grep';
 import { createLsTool } from './ls';
 import { createReadTool } from './read';
+import { createTodoTool } from './todo';
 import { createWriteTool } from './write';
 
-export { createBashTool, createEditTool, createFindTool, createGrepTool, createLsTool, createReadTool, createWriteTool };
+export { createBashTool, createEditTool, createFindTool, createGrepTool, createLsTool, createReadTool, createTodoTool, createWriteTool };
+export { checkTodoList, latestTodoList, todoListOfReply, type TodoDetails } from './todo';
 export { displayPath, resolvePath } from './paths';
 export {
   CODING_TOOL_NAMES,
@@ -31,7 +34,7 @@ export type { ReadDetails } from './read';
 export type { WriteDetails } from './write';
 
 /**
- * All seven coding tools over a sandbox, in CODING_TOOL_NAMES order. Given a bare runtime, they work in the one
+ * The seven coding tools over a sandbox plus todo, in CODING_TOOL_NAMES order. Given a bare runtime, they work in the one
  * Workspace of that runtime (so they share its per-file queue with everyone else who writes its files).
  */
 export function createCodingTools(target: Runtime | Workspace): AgentTool[] {
@@ -44,5 +47,6 @@ export function createCodingTools(target: Runtime | Workspace): AgentTool[] {
     createGrepTool(workspace),
     createFindTool(workspace),
     createLsTool(workspace),
+    createTodoTool(),
   ];
 }

@@ -1,7 +1,7 @@
 // One compaction of a model view: choose the cut, summarise what comes before it (updating the previous summary, and
 // the start of a cut turn on its own), list the files the summarised tool calls touched, and build the view the
 // model sees next. Nothing is changed unless all of it succeeds; the caller stores the entry.
-import type { CompactionEntry, Message, Model, StreamFn, StreamOptions, Tool, Usage } from '../../ai/types';
+import type { CompactionEntry, Message, Model, StreamFn, StreamOptions, TodoItem, Tool, Usage } from '../../ai/types';
 import { addUsage } from '../../ai/cost';
 import { emptyUsage } from '../../ai/types';
 import { ContextTokenCounter } from './context-tokens';
@@ -29,10 +29,15 @@ export type CompactionRequest = {
   force?: boolean;
   /** What each tool call did to files, for the files-read and files-modified lists (from the app's tool catalog). */
   fileEffectOf?: FileEffectOf;
+  /** The agent's todo list as the given messages leave it (undefined: they never set one), re-stated with the summary. */
+  todoListOf?: TodoListOf;
   signal?: AbortSignal;
   counter?: ContextTokenCounter;
   now?: () => number;
 };
+
+/** The todo list `messages` leave (the last valid todo call's), or undefined when none of them sets one. */
+export type TodoListOf = (messages: readonly Message[]) => TodoItem[] | undefined;
 
 export type CompactionOutcome =
   | { ok: true; entry: CompactionEntry; context: ModelContext; usage: Usage }
@@ -104,6 +109,9 @@ export async function compactContext(request: CompactionRequest): Promise<Compac
     usage,
   };
   if (request.focus) entry.focus = request.focus;
+  // The list as it stands now, so the model still has it when the call that set it is summarised away.
+  const todos = request.todoListOf?.(context.messages.slice(from)) ?? context.compaction?.todos;
+  if (todos && todos.length > 0) entry.todos = todos;
   const messages = [summaryMessage(entry), ...context.messages.slice(cut.firstKept)];
   // No reply has answered the compacted context yet: every kept reply's usage measured the longer one.
   const compacted: ModelContext = {

@@ -4,7 +4,7 @@
 // message is the session's `nextSeq`, the next one after it, and so on, in the order the loop delivers them.
 import type { CompactionEntry, Message, Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { ModelCallInfo, ModelCallPlan } from '../types';
-import { compactContext, type CompactionOutcome } from './compact';
+import { compactContext, type CompactionOutcome, type TodoListOf } from './compact';
 import { ContextTokenCounter } from './context-tokens';
 import type { FileEffectOf } from './file-lists';
 import type { ModelContext } from './model-context';
@@ -22,6 +22,7 @@ export type ContextGuardOptions = {
   /** The output limit the person set, else the model's maximum applies; each call's limit is clamped to fit. */
   maxOutputTokens?: number;
   fileEffectOf?: FileEffectOf;
+  todoListOf?: TodoListOf;
   /** Share one per session so message estimates are made once. */
   counter?: ContextTokenCounter;
   /** A compaction starts (show "Compacting…"; a second one never starts before this one ended). */
@@ -84,6 +85,7 @@ export class ContextGuard {
       settings: options.settings,
       force: reason === 'overflow',
       fileEffectOf: options.fileEffectOf,
+      todoListOf: options.todoListOf,
       counter: this.counter,
       signal,
     });

@@ -19,7 +19,7 @@ export { serializeTranscript, TOOL_RESULT_CHARS } from './serialize';
 export { collectFileLists, type FileEffect, type FileEffectOf, type FileLists } from './file-lists';
 export { SUMMARY_SYSTEM_PROMPT } from './summary-prompts';
 export { summarize, type SummaryCaller, type SummaryResult } from './summarize';
-export { compactContext, summaryOutputTokens, type CompactionOutcome, type CompactionRequest } from './compact';
+export { compactContext, summaryOutputTokens, type CompactionOutcome, type CompactionRequest, type TodoListOf } from './compact';
 export { buildModelContext, isResendable, latestCompactionAt, summaryMessage, SUMMARY_PREFIX, type ModelContext } from './model-context';
 export { ContextGuard, type CompactionReason, type ContextGuardOptions } from './context-guard';
 export type { CompactionEntry } from '../../ai/types';

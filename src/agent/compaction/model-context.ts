@@ -1,6 +1,7 @@
 // What the model is sent for a session: after a compaction, one user message carrying the summary and the file lists,
 // then the messages from the compaction's first kept one on. The person's transcript is never changed; this is a view.
 import type { CompactionEntry, Message, UserMessage } from '../../ai/types';
+import { completedCount, formatTodoList } from '../todo-list';
 
 export const SUMMARY_PREFIX = 'The conversation before this point was compacted into this summary:';
 
@@ -66,6 +67,11 @@ export function summaryMessage(compaction: CompactionEntry): UserMessage {
   if (compaction.readFiles.length > 0) parts.push(`Files read:\n${compaction.readFiles.map((path) => `- ${path}`).join('\n')}`);
   if (compaction.modifiedFiles.length > 0) {
     parts.push(`Files modified:\n${compaction.modifiedFiles.map((path) => `- ${path}`).join('\n')}`);
+  }
+  if (compaction.todos && compaction.todos.length > 0) {
+    const done = `${completedCount(compaction.todos)}/${compaction.todos.length} done`;
+    const heading = `Your todo list as it stands (${done}; call todo with the whole list to change it):`;
+    parts.push(`${heading}\n${formatTodoList(compaction.todos)}`);
   }
   return { role: 'user', content: parts.join('\n\n'), timestamp: compaction.timestamp };
 }

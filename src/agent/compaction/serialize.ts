@@ -1,6 +1,7 @@
 // The transcript as plain text for the summary call. Sent as messages, the model would tend to carry on the
 // conversation; as a labelled text it reads it as something to summarise. Tool results are cut, since their gist is
 // what a summary keeps.
+import { serverToolText } from '../../ai/server-tools';
 import type { Message } from '../../ai/types';
 
 export const TOOL_RESULT_CHARS = 2_000;
@@ -20,6 +21,7 @@ export function serializeMessage(message: Message, toolResultChars = TOOL_RESULT
       for (const block of message.content) {
         if (block.type === 'text') lines.push(`[Assistant]: ${block.text}`);
         else if (block.type === 'thinking') lines.push(`[Assistant thinking]: ${block.thinking}`);
+        else if (block.type === 'serverTool') lines.push(`[Provider ${block.kind}]: ${serverToolText(block)}`);
         else lines.push(`[Assistant tool call]: ${block.name} ${JSON.stringify(block.arguments)}`);
       }
       if (message.stopReason === 'error' || message.stopReason === 'aborted') {

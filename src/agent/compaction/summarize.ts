@@ -92,7 +92,8 @@ async function callModel(text: string, caller: SummaryCaller): Promise<CallOutco
     const stream = await caller.streamFn(
       caller.model,
       { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [{ role: 'user', content: text, timestamp: Date.now() }], tools: [] },
-      { ...caller.streamOptions, signal, maxTokens: caller.maxOutputTokens, thinking: 'off' },
+      // A summary reads the transcript only: no web searches, which would cost and be of no use.
+      { ...caller.streamOptions, signal, maxTokens: caller.maxOutputTokens, thinking: 'off', webTools: false },
     );
     message = await aborts.race(stream.result());
   } catch (error) {

@@ -6,6 +6,7 @@ import type {
   TextBlockParam,
   Tool as AnthropicTool,
   ToolResultBlockParam,
+  ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ImageContent, Message, Model, TextContent, Tool } from '../types';
 import { IMAGE_NOT_SUPPORTED, acceptsImages, replayableContent, toolResultText, userParts } from './history';
@@ -23,18 +24,24 @@ export function anthropicTools(tools: Tool[]): AnthropicTool[] {
   }));
 }
 
-/** Anthropic wants tool results as blocks of the next user message, so consecutive results are grouped. */
-export function anthropicMessages(messages: Message[], model: Model): MessageParam[] {
+/**
+ * Anthropic wants tool results as blocks of the next user message, so consecutive results are grouped. Its own
+ * server-tool blocks (and the citations into them) go back as they came only when `webTools` offers the tools again.
+ */
+export function anthropicMessages(messages: Message[], model: Model, webTools = false): MessageParam[] {
   const out: MessageParam[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
       const content = userParts(message, model).map(partToBlock);
       if (content.length > 0) out.push({ role: 'user', content });
     } else if (message.role === 'assistant') {
-      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true });
+      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools: webTools ? 'keep' : 'text' });
       if (!blocks) continue;
-      const content: ContentBlockParam[] = blocks.map((block) => {
-        if (block.type === 'text') return { type: 'text', text: block.text };
+      const ownCitations = webTools && message.provider === model.provider;
+      const content: ContentBlockParam[] = blocks.flatMap((block): ContentBlockParam | ContentBlockParam[] => {
+        if (block.type === 'text') return textBlock(block, ownCitations);
+        // The API requires its server_tool_use and *_tool_result blocks back exactly as it sent them.
+        if (block.type === 'serverTool') return block.raw as ContentBlockParam[];
         if (block.type === 'toolCall') {
           return { type: 'tool_use', id: anthropicToolCallId(block.id), name: block.name, input: block.arguments };
         }
@@ -60,6 +67,22 @@ export function anthropicMessages(messages: Message[], model: Model): MessagePar
   }
   markCacheBreakpoint(out);
   return out;
+}
+
+/** A reply's text, with the provider's own citations when they came from this provider (they point into its results). */
+function textBlock(block: TextContent, ownCitations: boolean): TextBlockParam {
+  const raws = ownCitations ? (block.citations ?? []).flatMap((citation) => (citation.raw === undefined ? [] : [citation.raw])) : [];
+  return raws.length > 0
+    ? { type: 'text', text: block.text, citations: raws as TextBlockParam['citations'] }
+    : { type: 'text', text: block.text };
+}
+
+/** Anthropic's server-side web tools, newest versions the SDK lists; `maxUses` caps each per request. */
+export function anthropicWebTools(maxUses: number): ToolUnion[] {
+  return [
+    { type: 'web_search_20260318', name: 'web_search', max_uses: maxUses },
+    { type: 'web_fetch_20260318', name: 'web_fetch', max_uses: maxUses },
+  ];
 }
 
 function partToBlock(part: TextContent | ImageContent): TextBlockParam | ImageBlockParam {

@@ -26,7 +26,8 @@ export function geminiContents(messages: Message[], model: Model): Content[] {
       if (parts.length > 0) out.push({ role: 'user', parts });
     } else if (message.role === 'assistant') {
       const same = isSameModel(message, model);
-      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true });
+      // Gemini takes no grounding back, so its own searches stay in the transcript only (serverTools: 'drop').
+      const blocks = replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools: 'drop' });
       if (!blocks) continue;
       const parts: Part[] = [];
       for (const block of blocks) {
@@ -35,7 +36,7 @@ export function geminiContents(messages: Message[], model: Model): Content[] {
         else if (block.type === 'thinking' && block.thinking === '' && previous?.text !== undefined && !previous.thought) {
           previous.thoughtSignature = block.signature; // the signature of the text before it (see providers/google.ts)
         } else if (block.type === 'thinking') parts.push({ text: block.thinking, thought: true, thoughtSignature: block.signature });
-        else {
+        else if (block.type === 'toolCall') {
           parts.push({
             functionCall: { name: block.name, args: block.arguments, ...(geminiIssued(block.id, same) ? { id: block.id } : {}) },
             ...(block.thoughtSignature ? { thoughtSignature: block.thoughtSignature } : {}),

@@ -1,9 +1,11 @@
 // Rules shared by every provider for replaying a session's history: which assistant content survives, how thinking
 // from another model is handled, how a failed tool result reads, and what happens to images a model cannot see.
+import { sameServerToolProvider, serverToolText } from '../server-tools';
 import type {
   AssistantMessage,
   ImageContent,
   Model,
+  ServerToolContent,
   TextContent,
   ThinkingContent,
   ToolCall,
@@ -16,16 +18,19 @@ export function isSameModel(message: AssistantMessage, model: Model): boolean {
   return message.provider === model.provider && message.model === model.id;
 }
 
-export type ReplayBlock = TextContent | ThinkingContent | ToolCall;
+export type ReplayBlock = TextContent | ThinkingContent | ToolCall | ServerToolContent;
 
 /**
  * The assistant content worth sending back: empty text dropped; thinking kept (signed, same model), turned into plain
- * text (other model) or dropped (`thinkingAsText: false`). Undefined when nothing is left, e.g. an aborted empty reply.
+ * text (other model) or dropped (`thinkingAsText: false`); the provider's searches and fetches kept for their own
+ * provider when it takes them back (`serverTools: 'keep'`), told to it as text (`'text'`: its tools are not offered
+ * this time, and it refuses their blocks without them) or dropped (`'drop'`), and told as text to any other model.
+ * Undefined when nothing is left, e.g. an aborted empty reply.
  */
 export function replayableContent(
   message: AssistantMessage,
   model: Model,
-  opts: { keepSignedThinking: boolean; thinkingAsText: boolean },
+  opts: { keepSignedThinking: boolean; thinkingAsText: boolean; serverTools?: 'keep' | 'text' | 'drop' },
 ): ReplayBlock[] | undefined {
   const same = isSameModel(message, model);
   const blocks: ReplayBlock[] = [];
@@ -35,6 +40,10 @@ export function replayableContent(
     } else if (block.type === 'thinking') {
       if (opts.keepSignedThinking && same && block.signature) blocks.push(block);
       else if (opts.thinkingAsText && block.thinking.trim() !== '') blocks.push({ type: 'text', text: block.thinking });
+    } else if (block.type === 'serverTool') {
+      const own = sameServerToolProvider(block, model);
+      if (own && opts.serverTools === 'keep') blocks.push(block);
+      else if (!own || opts.serverTools === 'text') blocks.push({ type: 'text', text: `(${serverToolText(block)})` });
     } else {
       blocks.push(same ? block : withoutSignature(block));
     }

@@ -4,9 +4,11 @@ import type {
   ResponseFunctionCallOutputItemList,
   ResponseInputContent,
   ResponseInputItem,
+  ResponseOutputText,
   ResponseReasoningItem,
+  WebSearchTool,
 } from 'openai/resources/responses/responses';
-import type { AssistantMessage, Message, Model, Tool, ToolCall } from '../types';
+import type { AssistantMessage, Message, Model, TextContent, Tool, ToolCall } from '../types';
 import { acceptsImages, dataUrl, isSameModel, replayableContent, toolResultText, userParts } from './history';
 import { safeToolCallId } from './ids';
 import { plainSchema } from './schema';
@@ -33,6 +35,9 @@ export function responsesTools(tools: Tool[]): FunctionTool[] {
   }));
 }
 
+/** OpenAI's server-side web search (it also opens pages it found: the call's action says which). */
+export const RESPONSES_WEB_SEARCH: WebSearchTool = { type: 'web_search' };
+
 /**
  * Reasoning items travel whole (with encrypted content) in the thinking block's signature, as JSON. Conch adds one
  * field of its own, the id of the message that followed the item: with store: false the API pairs a reasoning item
@@ -53,7 +58,8 @@ export function reasoningItemOf(signature: string | undefined): StoredReasoning 
   }
 }
 
-export function responsesInput(messages: Message[], model: Model): ResponseInputItem[] {
+/** The input items; OpenAI's own web_search_call items (and citations) go back as they came only when `webTools` offers the tool again. */
+export function responsesInput(messages: Message[], model: Model, webTools = false): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
@@ -68,7 +74,7 @@ export function responsesInput(messages: Message[], model: Model): ResponseInput
         ),
       });
     } else if (message.role === 'assistant') {
-      out.push(...assistantItems(message, model));
+      out.push(...assistantItems(message, model, webTools));
     } else {
       const images = acceptsImages(model) ? message.content.filter((p) => p.type === 'image') : [];
       const text = toolResultText(message, { markErrors: true });
@@ -94,12 +100,13 @@ export function responsesInput(messages: Message[], model: Model): ResponseInput
  * function call (sent with its item id) without the reasoning item that preceded it; where a reasoning item cannot be
  * sent (no encrypted content, unknown following id), it is left out and so are the call item ids.
  */
-function assistantItems(message: AssistantMessage, model: Model): ResponseInputItem[] {
+function assistantItems(message: AssistantMessage, model: Model, webTools: boolean): ResponseInputItem[] {
   const same = isSameModel(message, model);
   const items: ResponseInputItem[] = [];
   let reasoningLeftOut = false;
   let unpaired: { at: number; nextMessageId?: string } | undefined; // a reasoning item waiting for its follower
-  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true }) ?? []) {
+  const serverTools = webTools ? 'keep' : 'text';
+  for (const block of replayableContent(message, model, { keepSignedThinking: true, thinkingAsText: true, serverTools }) ?? []) {
     if (block.type === 'thinking') {
       const stored = reasoningItemOf(block.signature);
       if (unpaired) {
@@ -114,11 +121,14 @@ function assistantItems(message: AssistantMessage, model: Model): ResponseInputI
       }
       continue;
     }
-    if (block.type === 'text') {
+    if (block.type === 'serverTool') {
+      // web_search_call items go back as they came; a reasoning item before one is paired with it.
+      items.push(...(block.raw as ResponseInputItem[]));
+    } else if (block.type === 'text') {
       if (unpaired?.nextMessageId) {
         items.push({
           type: 'message', role: 'assistant', id: unpaired.nextMessageId, status: 'completed',
-          content: [{ type: 'output_text', text: block.text, annotations: [] }],
+          content: [{ type: 'output_text', text: block.text, annotations: same && webTools ? ownAnnotations(block) : [] }],
         });
       } else {
         if (unpaired) {
@@ -134,6 +144,13 @@ function assistantItems(message: AssistantMessage, model: Model): ResponseInputI
   }
   if (unpaired) items.splice(unpaired.at, 1);
   return items;
+}
+
+/** The url_citation annotations OpenAI put on this text, as it sent them. */
+function ownAnnotations(block: TextContent): ResponseOutputText['annotations'] {
+  return (block.citations ?? []).flatMap((citation) =>
+    citation.raw === undefined ? [] : [citation.raw as ResponseOutputText['annotations'][number]],
+  );
 }
 
 function functionCallItem(call: ToolCall, sameModel: boolean): ResponseInputItem {

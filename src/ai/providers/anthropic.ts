@@ -5,12 +5,16 @@ import type {
   RawMessageStreamEvent,
   StopReason as AnthropicStopReason,
 } from '@anthropic-ai/sdk/resources/messages';
-import { REDACTED_THINKING_PREFIX, anthropicMessages, anthropicTools } from '../convert/anthropic';
+import { REDACTED_THINKING_PREFIX, anthropicMessages, anthropicTools, anthropicWebTools } from '../convert/anthropic';
+import { hasWebTools } from '../server-tools';
 import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder, TokenCounts } from './assistant-builder';
+import { AnthropicServerTools, addCitation } from './anthropic-server-tools';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
 
+/** How many searches, and fetches, one request may make: enough to look a thing up, not to crawl a site. */
+export const WEB_TOOL_MAX_USES = 5;
 const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24_576 } as const;
 /** Models from Claude 4.6 on think "adaptively" (effort instead of a token budget); budgets are deprecated there. */
 const ADAPTIVE_THINKING = /^claude-(opus|sonnet)-4-([6-9]|\d\d)|^claude-[a-z]+-([5-9]|\d\d)/;
@@ -35,13 +39,18 @@ export function streamAnthropic(model: Model, request: StreamRequest, options?: 
 }
 
 export function anthropicParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): MessageCreateParamsStreaming {
-  const messages = anthropicMessages(request.messages, model);
+  const webTools = options.webTools === true && hasWebTools(model);
+  const messages = anthropicMessages(request.messages, model, webTools);
   const wanted = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
   // Finishing a tool loop that another model (or Claude with thinking off) started: the API rejects thinking there.
   const effort = wanted && !toolLoopWithoutThinking(messages) ? wanted : undefined;
   const adaptive = effort !== undefined && ADAPTIVE_THINKING.test(model.id);
   const budget = effort && !adaptive ? THINKING_BUDGET[effort] : 0;
   const maxTokens = Math.max(options.maxTokens ?? model.maxTokens, budget + 1024);
+  const tools = [
+    ...anthropicTools(request.tools),
+    ...(webTools ? anthropicWebTools(WEB_TOOL_MAX_USES) : []),
+  ];
   return {
     model: model.id,
     max_tokens: maxTokens,
@@ -50,7 +59,7 @@ export function anthropicParams(model: Model, request: StreamRequest, options: P
       ? { system: [{ type: 'text', text: request.systemPrompt, cache_control: { type: 'ephemeral' } }] }
       : {}),
     messages,
-    ...(request.tools.length > 0 ? { tools: anthropicTools(request.tools) } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
     ...(adaptive
       ? { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort } }
       : effort
@@ -74,6 +83,7 @@ function toolLoopWithoutThinking(messages: MessageParam[]): boolean {
 
 async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
   const indexOf = new Map<number, number>(); // Anthropic block index -> Conch content index
+  const serverTools = new AnthropicServerTools(builder);
   const tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let stopReason: AnthropicStopReason | null = null;
 
@@ -100,20 +110,26 @@ async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>,
           indexOf.set(event.index, builder.openThinking(REDACTED_THINKING_PREFIX + block.data));
         } else if (block.type === 'tool_use') {
           indexOf.set(event.index, builder.openToolCall(block.id, block.name));
+        } else serverTools.start(event.index, block);
+        for (const citation of block.type === 'text' ? (block.citations ?? []) : []) {
+          addCitation(builder, indexOf.get(event.index), citation);
         }
         break;
       }
       case 'content_block_delta': {
         const index = indexOf.get(event.index);
-        if (index === undefined) break;
         const delta = event.delta;
+        if (delta.type === 'input_json_delta' && serverTools.appendInput(event.index, delta.partial_json)) break;
+        if (index === undefined) break;
         if (delta.type === 'text_delta') builder.appendText(index, delta.text);
         else if (delta.type === 'thinking_delta') builder.appendThinking(index, delta.thinking);
         else if (delta.type === 'signature_delta') builder.setSignature(index, delta.signature);
         else if (delta.type === 'input_json_delta') builder.appendToolArguments(index, delta.partial_json);
+        else if (delta.type === 'citations_delta') addCitation(builder, index, delta.citation);
         break;
       }
       case 'content_block_stop': {
+        serverTools.stop(event.index);
         const index = indexOf.get(event.index);
         if (index !== undefined) builder.closeToolCall(index);
         break;
@@ -125,6 +141,7 @@ async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>,
         if (usage.input_tokens != null) tokens.input = usage.input_tokens;
         if (usage.cache_read_input_tokens != null) tokens.cacheRead = usage.cache_read_input_tokens;
         if (usage.cache_creation_input_tokens != null) tokens.cacheWrite = usage.cache_creation_input_tokens;
+        if (usage.server_tool_use?.web_search_requests) tokens.webSearches = usage.server_tool_use.web_search_requests;
         builder.setUsage(tokens);
         break;
       }

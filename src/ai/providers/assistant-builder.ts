@@ -7,7 +7,9 @@ import {
   emptyUsage,
   type AssistantMessage,
   type AssistantMessageEvent,
+  type Citation,
   type Model,
+  type ServerToolContent,
   type StopReason,
   type Usage,
 } from '../types';
@@ -125,6 +127,22 @@ export class AssistantMessageBuilder {
         `(${abbreviate(raw)}). Nothing was run. Try again.`;
     }
     this.stream.push({ type: 'toolcall_end', contentIndex: index, partial: this.snapshot() });
+  }
+
+  /** Adds a search or fetch the provider ran (shown with the next event's snapshot); returns its content index. */
+  openServerTool(block: Omit<ServerToolContent, 'type'>): number {
+    return this.message.content.push({ type: 'serverTool', ...block }) - 1;
+  }
+
+  /** The server-tool block with the provider's call id `id`, if any. */
+  serverTool(id: string): ServerToolContent | undefined {
+    return this.message.content.find((block): block is ServerToolContent => block.type === 'serverTool' && block.id === id);
+  }
+
+  /** Adds a cited source to the text block at `index`. */
+  addCitation(index: number, citation: Citation): void {
+    const block = this.message.content[index];
+    if (block?.type === 'text') block.citations = [...(block.citations ?? []), citation];
   }
 
   setUsage(tokens: TokenCounts): void {

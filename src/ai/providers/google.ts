@@ -1,10 +1,12 @@
 // Google Gemini through @google/genai (loaded on first use), mapped onto the unified stream.
-import type { GenerateContentParameters, GenerateContentResponse, ThinkingConfig } from '@google/genai';
+import type { GenerateContentParameters, GenerateContentResponse, ThinkingConfig, Tool as GeminiTool } from '@google/genai';
 import { CONCH_GEMINI_ID_PREFIX, geminiContents, geminiTools } from '../convert/google';
 import { newToolCallId } from '../convert/ids';
 import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
+import { hasWebTools } from '../server-tools';
 import type { AssistantMessageBuilder } from './assistant-builder';
+import { readGrounding } from './google-grounding';
 import { runProvider, type AttemptOutcome, type ProviderStreamOptions } from './run-provider';
 
 const THINKING_BUDGET = { low: 1024, medium: 8192, high: 24_576 } as const;
@@ -40,12 +42,16 @@ export function streamGoogle(model: Model, request: StreamRequest, options?: Pro
 }
 
 export function googleParams(model: Model, request: StreamRequest, options: ProviderStreamOptions, signal?: AbortSignal): GenerateContentParameters {
+  const tools: GeminiTool[] = [
+    ...(request.tools.length > 0 ? [{ functionDeclarations: geminiTools(request.tools) }] : []),
+    ...(options.webTools && hasWebTools(model) ? [{ googleSearch: {} }, { urlContext: {} }] : []),
+  ];
   return {
     model: model.id,
     contents: geminiContents(request.messages, model),
     config: {
       ...(request.systemPrompt ? { systemInstruction: request.systemPrompt } : {}),
-      ...(request.tools.length > 0 ? { tools: [{ functionDeclarations: geminiTools(request.tools) }] } : {}),
+      ...(tools.length > 0 ? { tools } : {}),
       ...(options.maxTokens ? { maxOutputTokens: options.maxTokens } : {}),
       ...(model.reasoning ? { thinkingConfig: thinkingConfig(model, options.thinking) } : {}),
       ...(signal ? { abortSignal: signal } : {}),
@@ -63,9 +69,11 @@ function thinkingConfig(model: Model, level: ProviderStreamOptions['thinking']):
 async function readGeminiStream(chunks: AsyncIterable<GenerateContentResponse>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
   let finishReason: string | undefined;
   let sawToolCall = false;
+  let searches = 0;
 
   for await (const chunk of chunks) {
     const usage = chunk.usageMetadata;
+    const candidate = chunk.candidates?.[0];
     if (usage) {
       const cached = usage.cachedContentTokenCount ?? 0;
       builder.setUsage({
@@ -73,9 +81,9 @@ async function readGeminiStream(chunks: AsyncIterable<GenerateContentResponse>, 
         output: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
         cacheRead: cached,
         cacheWrite: 0,
+        ...(searches > 0 ? { webSearches: searches } : {}),
       });
     }
-    const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       if (part.functionCall) {
         sawToolCall = true;
@@ -94,6 +102,11 @@ async function readGeminiStream(chunks: AsyncIterable<GenerateContentResponse>, 
         // right after the text, and goes back on the text part (convert/google.ts).
         if (part.thoughtSignature) builder.openThinking(part.thoughtSignature);
       }
+    }
+    const searched = readGrounding(builder, candidate);
+    if (searched !== searches) {
+      searches = searched;
+      builder.setUsage({ ...builder.message.usage, webSearches: searches });
     }
     if (candidate?.finishReason) finishReason = candidate.finishReason;
   }

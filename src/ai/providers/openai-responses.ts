@@ -3,9 +3,20 @@
 import type {
   Response,
   ResponseCreateParamsStreaming,
+  ResponseIncludable,
   ResponseStreamEvent,
+  Tool,
 } from 'openai/resources/responses/responses';
-import { NEXT_MESSAGE_ID, reasoningItemOf, responsesInput, responsesToolCallId, responsesTools } from '../convert/openai-responses';
+import {
+  NEXT_MESSAGE_ID,
+  RESPONSES_WEB_SEARCH,
+  reasoningItemOf,
+  responsesInput,
+  responsesToolCallId,
+  responsesTools,
+} from '../convert/openai-responses';
+import { hasWebTools } from '../server-tools';
+import { urlCitation, webSearchBlock } from './responses-web-search';
 import { PROVIDER_LABELS } from '../provider-id';
 import type { AssistantMessageStream, Model, StreamRequest } from '../types';
 import type { AssistantMessageBuilder } from './assistant-builder';
@@ -23,16 +34,23 @@ export function streamOpenAIResponses(model: Model, request: StreamRequest, opti
 
 export function openAIResponsesParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): ResponseCreateParamsStreaming {
   const effort = model.reasoning && options.thinking && options.thinking !== 'off' ? options.thinking : undefined;
+  const web = options.webTools === true && hasWebTools(model);
+  const tools: Tool[] = [...responsesTools(request.tools), ...(web ? [RESPONSES_WEB_SEARCH] : [])];
+  // A search call lists the pages it used only when asked to; the card shows them.
+  const include: ResponseIncludable[] = [
+    ...(model.reasoning ? (['reasoning.encrypted_content'] as const) : []),
+    ...(web ? (['web_search_call.action.sources'] as const) : []),
+  ];
   return {
     model: model.id,
-    input: responsesInput(request.messages, model),
+    input: responsesInput(request.messages, model, web),
     stream: true,
     // Nothing is kept on OpenAI's side; reasoning comes back encrypted so the next request can carry it.
     store: false,
     ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
-    ...(request.tools.length > 0 ? { tools: responsesTools(request.tools) } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
     ...(options.maxTokens ? { max_output_tokens: options.maxTokens } : {}),
-    ...(model.reasoning ? { include: ['reasoning.encrypted_content'] } : {}),
+    ...(include.length > 0 ? { include } : {}),
     ...(effort ? { reasoning: { effort, summary: 'auto' } } : {}),
   };
 }
@@ -40,6 +58,7 @@ export function openAIResponsesParams(model: Model, request: StreamRequest, opti
 async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
   const indexOf = new Map<number, number>(); // output_index -> Conch content index
   let sawToolCall = false;
+  let searches = 0;
   /** The block of an output item, opened on its first delta if its `output_item.added` never came. */
   const blockFor = (outputIndex: number, open: () => number): number => {
     let index = indexOf.get(outputIndex);
@@ -56,7 +75,15 @@ async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, b
         else if (item.type === 'function_call') {
           sawToolCall = true;
           indexOf.set(event.output_index, builder.openToolCall(responsesToolCallId(item.call_id, item.id), item.name));
+        } else if (item.type === 'web_search_call') {
+          indexOf.set(event.output_index, builder.openServerTool(webSearchBlock(item)));
         }
+        break;
+      }
+      case 'response.output_text.annotation.added': {
+        const citation = urlCitation(event.annotation);
+        const index = indexOf.get(event.output_index);
+        if (citation && index !== undefined) builder.addCitation(index, citation);
         break;
       }
       case 'response.reasoning_summary_part.added':
@@ -85,11 +112,15 @@ async function readResponsesStream(events: AsyncIterable<ResponseStreamEvent>, b
         } else if (item.type === 'message') {
           rememberFollowingMessage(builder, indexOf.get(event.output_index - 1), item.id);
         } else if (item.type === 'function_call') builder.closeToolCall(index, item.arguments);
+        else if (item.type === 'web_search_call') {
+          Object.assign(builder.message.content[index], webSearchBlock(item));
+          if (item.action?.type === 'search') searches++;
+        }
         break;
       }
       case 'response.completed':
       case 'response.incomplete':
-        setUsage(builder, event.response);
+        setUsage(builder, event.response, searches);
         if (event.response.incomplete_details?.reason === 'max_output_tokens') return 'length';
         if (event.response.incomplete_details?.reason === 'content_filter') {
           return { refused: 'OpenAI\'s content filter stopped the reply.' };
@@ -113,11 +144,14 @@ function rememberFollowingMessage(builder: AssistantMessageBuilder, reasoningInd
   if (stored) builder.setSignature(reasoningIndex, JSON.stringify({ ...stored.item, [NEXT_MESSAGE_ID]: messageId }));
 }
 
-function setUsage(builder: AssistantMessageBuilder, response: Response): void {
+function setUsage(builder: AssistantMessageBuilder, response: Response, webSearches = 0): void {
   const usage = response.usage;
   if (!usage) return;
   const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-  builder.setUsage({ input: usage.input_tokens - cached, output: usage.output_tokens, cacheRead: cached, cacheWrite: 0 });
+  builder.setUsage({
+    input: usage.input_tokens - cached, output: usage.output_tokens, cacheRead: cached, cacheWrite: 0,
+    ...(webSearches > 0 ? { webSearches } : {}),
+  });
 }
 
 /** Shaped like an SDK APIError so errors.ts classifies it the same way (codes like rate_limit_exceeded, server_error). */

@@ -4,7 +4,7 @@ import type { FileEffect, FileEffectOf } from '../../agent/compaction';
 import type { ToolCall } from '../../ai/types';
 import { isCodingToolName, type CodingToolName } from '../../tools/catalog';
 
-/** What `call` did to files: read/grep/find/ls read their path, write/edit modify it, bash counts as neither. */
+/** What `call` did to files: read/grep/find/ls read their path, write/edit modify it; bash counts as neither, todo has none. */
 export const fileEffectOf: FileEffectOf = (call: ToolCall): FileEffect | undefined => {
   if (!isCodingToolName(call.name)) return undefined;
   const name: CodingToolName = call.name;
@@ -20,6 +20,8 @@ export const fileEffectOf: FileEffectOf = (call: ToolCall): FileEffect | undefin
       return { kind: 'write', paths: path };
     case 'bash':
       return { kind: 'exec', paths: [] };
+    case 'todo':
+      return undefined;
     default: {
       const unreachable: never = name;
       return unreachable;

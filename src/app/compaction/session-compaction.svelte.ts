@@ -18,6 +18,7 @@ import type { CompactionEntry, Message, Model, StreamFn, StreamOptions, Tool, Us
 import { emptyUsage } from '../../ai/types';
 import { errorText } from '../../ai/messages';
 import { fileEffectOf } from './file-effects';
+import { latestTodoList } from '../../tools/todo';
 
 /** What is compacting: the run before a model call ('threshold', 'overflow'), or the person ('manual'). */
 export type CompactionActivity = { reason: CompactionReason | 'manual' };
@@ -90,6 +91,7 @@ export class SessionCompaction {
       settings: call.settings,
       maxOutputTokens: call.maxOutputTokens,
       fileEffectOf,
+      todoListOf: latestTodoList,
       counter: this.counter,
       onCompactionStart: (reason) => this.started({ reason }),
       onCompactionEnd: (outcome) => this.ended(outcome),
@@ -124,6 +126,7 @@ export class SessionCompaction {
         focus: options.focus,
         force: true,
         fileEffectOf,
+        todoListOf: latestTodoList,
         counter: this.counter,
         signal: options.signal,
       });

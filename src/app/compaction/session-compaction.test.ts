@@ -11,6 +11,7 @@ import type { CompactionEntry, Message, StreamRequest } from '../../ai/types';
 import { createEmbeddedRuntime } from '../../runtime/embedded';
 import { CONTINUE_PROMPT, SessionController } from '../session/controller.svelte';
 import { defaultSettings, type Settings } from '../settings/settings';
+import { createTodoTool } from '../../tools/todo';
 
 const model = smallModel(16_384, 4_096);
 const OVERFLOW = 'prompt is too long: 20000 tokens > 16384 maximum';
@@ -30,13 +31,16 @@ function bigOutputTool(tokens: number, gate?: () => Promise<void>): AgentTool {
   };
 }
 
-async function session(turns: ScriptedTurnInput[], options: { summaries?: SummaryAnswer; settings?: Partial<Settings>; tool?: AgentTool } = {}) {
+async function session(
+  turns: ScriptedTurnInput[],
+  options: { summaries?: SummaryAnswer; settings?: Partial<Settings>; tool?: AgentTool; tools?: AgentTool[] } = {},
+) {
   const settings: Settings = { ...defaultSettings(), apiKey: 'k', activeTools: ['bash'], ...options.settings };
   const scripted = scriptedWithSummaries(turns, options.summaries);
   const events: string[] = [];
   const controller = new SessionController({
     workspace: await createEmbeddedRuntime(),
-    tools: [options.tool ?? bigOutputTool(3_000)],
+    tools: options.tools ?? [options.tool ?? bigOutputTool(3_000)],
     getSettings: () => settings,
     resolveModel: () => model,
     streamFn: scripted.streamFn,
@@ -237,6 +241,33 @@ describe('a session with compaction', () => {
     expect(controller.queued).toEqual([]);
     release();
     await controller.idle();
+  });
+});
+
+describe('the todo list across compactions', () => {
+  it('is re-stated with the summary once the call that set it is summarised away, and still after a second compaction', async () => {
+    const todos = [
+      { content: 'Run the twelve steps', status: 'in_progress' },
+      { content: 'Report what they printed', status: 'pending' },
+    ];
+    const { controller, agentRequests } = await session(
+      [{ content: [toolCall('todo', { todos })] }, ...bashTurns(12), { content: 'All twelve steps done.' }],
+      { settings: { activeTools: ['bash', 'todo'] }, tools: [createTodoTool(), bigOutputTool(3_000)] },
+    );
+    controller.send('Run the twelve steps');
+    await controller.idle();
+
+    const compactions = controller.compaction.compactions;
+    expect(compactions.length).toBeGreaterThanOrEqual(2);
+    expect(compactions.every((c) => c.todos?.length === 2)).toBe(true);
+    const compacted = agentRequests.filter((r) => firstText(r).startsWith(SUMMARY_PREFIX));
+    expect(compacted.length).toBeGreaterThan(0);
+    for (const request of compacted) {
+      // The todo call itself is no longer in what the model is sent; the list is, with the summary.
+      expect(JSON.stringify(request.messages.slice(1))).not.toContain('"name":"todo"');
+      expect(firstText(request)).toContain('Your todo list as it stands (0/2 done');
+      expect(firstText(request)).toContain('[~] Run the twelve steps\n[ ] Report what they printed');
+    }
   });
 });
 

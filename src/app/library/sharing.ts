@@ -13,7 +13,8 @@ import {
   type SessionRecord,
   type SessionStore,
 } from '../../store';
-import { exportedToolCall } from '../session/tool-summary';
+import { latestTodoList } from '../../tools/todo';
+import { exportedToolCall } from '../session/tool-cards/tool-summary';
 
 export type ExportFormat = 'session' | 'html';
 
@@ -44,7 +45,12 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
     const { fileName, data } = buildSessionDownload(input);
     return { fileName, data, mimeType: 'application/zip' };
   }
-  const html = exportSessionHtml(input.session, input.messages, { files: [...input.workspace.keys()].sort(), compactions: input.compactions, describeToolCall: exportedToolCall });
+  const html = exportSessionHtml(input.session, input.messages, {
+    files: [...input.workspace.keys()].sort(),
+    compactions: input.compactions,
+    describeToolCall: exportedToolCall,
+    todos: latestTodoList(input.messages),
+  });
   return {
     fileName: downloadName(input.session.title, '.html', 'session'),
     data: new TextEncoder().encode(html),

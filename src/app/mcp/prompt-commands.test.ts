@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commandServerName, promptArguments } from './prompt-commands';
+import { EMPTY_COMMANDS, slashMenuItems } from '../conventions/slash-commands';
+import { expandPromptCommand, mcpPromptCommands, promptArguments } from './prompt-commands';
 
 const declared = [
   { name: 'topic', required: true },
@@ -20,8 +21,35 @@ describe('promptArguments', () => {
   });
 });
 
-describe('commandServerName', () => {
-  it('keeps a command name to letters, digits, _ and -', () => {
-    expect(commandServerName('My Docs <b>')).toBe('My_Docs_b_');
+describe('mcpPromptCommands', () => {
+  it('names a command /mcp:<server>:<prompt> with the untrusted names cleaned to [a-zA-Z0-9_-]', () => {
+    const connection = { prompts: () => [{ name: '<b>sum</b>', arguments: [] }], getPrompt: async () => '' };
+    expect(mcpPromptCommands([{ name: 'My Docs', connection }]).map((c) => c.name)).toEqual(['mcp:My_Docs:_b_sum__b_']);
+  });
+});
+
+describe('expandPromptCommand', () => {
+  const connection = {
+    prompts: () => [{ name: 'review', arguments: [{ name: 'file', required: true }] }],
+    getPrompt: async (name: string, args: Record<string, string>) => `Please ${name} ${args.file}.`,
+  };
+  const commands = mcpPromptCommands([{ name: 'mock', connection }]);
+
+  it('sends the prompt\'s text, and the transcript shows what was typed', async () => {
+    expect(await expandPromptCommand('/mcp:mock:review src/a.ts', commands)).toEqual({ text: 'Please review src/a.ts.', typed: '/mcp:mock:review src/a.ts' });
+  });
+
+  it('is null for anything that is not a listed prompt', async () => {
+    expect(await expandPromptCommand('/mcp:mock:other x', commands)).toBeNull();
+    expect(await expandPromptCommand('/compact', commands)).toBeNull();
+  });
+
+  it('rejects with what is missing', async () => {
+    await expect(expandPromptCommand('/mcp:mock:review', commands)).rejects.toThrow('This prompt needs file');
+  });
+
+  it('lists the prompts in the / menu after the other commands', () => {
+    const items = slashMenuItems({ ...EMPTY_COMMANDS, prompts: commands }, 'mcp');
+    expect(items.map((i) => [i.name, i.argumentHint, i.kind])).toEqual([['mcp:mock:review', '<file>', 'mcp-prompt']]);
   });
 });

@@ -1,5 +1,6 @@
 // A connected server's prompts as commands for the composer's `/` menu: `/mcp:<server>:<prompt> [arguments]`. The
 // menu lists these entries beside its own; choosing one expands it into the prompt's text (prompts/get).
+import { cleanNamePart, serverNamePart } from '../../remote/mcp/tool-names';
 import type { McpConnection, McpPromptInfo } from '../../remote/mcp/types';
 
 /** One `/` command: what the menu shows, and the text it puts into the composer. */
@@ -13,16 +14,11 @@ export type PromptCommand = {
   expand(args: string): Promise<string>;
 };
 
-/** A server's name as it appears in a command: [a-zA-Z0-9_-] only. */
-export function commandServerName(name: string): string {
-  return name.trim().replace(/[^a-zA-Z0-9_-]+/g, '_') || 'server';
-}
-
-/** The commands of each connected server's prompts, in server order. */
+/** The commands of each connected server's prompts, in server order; names cleaned like its tools' registry names. */
 export function mcpPromptCommands(servers: readonly { name: string; connection: Pick<McpConnection, 'prompts' | 'getPrompt'> }[]): PromptCommand[] {
   return servers.flatMap(({ name, connection }) =>
     connection.prompts().map((prompt) => ({
-      name: `mcp:${commandServerName(name)}:${prompt.name}`,
+      name: `mcp:${serverNamePart(name)}:${cleanNamePart(prompt.name, 'prompt')}`,
       description: prompt.description ?? `${prompt.name} from the MCP server ${name}`,
       argumentHint: prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' '),
       expand: async (args: string) => connection.getPrompt(prompt.name, promptArguments(args, prompt.arguments)),
@@ -50,4 +46,16 @@ export function promptArguments(text: string, declared: McpPromptInfo['arguments
   const missing = declared.filter((a) => a.required && !out[a.name]).map((a) => a.name);
   if (missing.length > 0) throw new Error(`This prompt needs ${missing.join(', ')}: type them after the command, e.g. ${missing.map((m) => `${m}=…`).join(' ')}.`);
   return out;
+}
+
+/**
+ * The MCP prompt `text` runs (`/mcp:<server>:<prompt> [arguments]`), as what to send and what the transcript shows;
+ * null when `text` names none. Rejects with a message for the person (a missing argument, a server that failed).
+ */
+export async function expandPromptCommand(text: string, commands: readonly PromptCommand[]): Promise<{ text: string; typed: string } | null> {
+  const trimmed = text.trim();
+  const match = /^\/(mcp:\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  const command = match ? commands.find((c) => c.name === match[1]) : undefined;
+  if (!match || !command) return null;
+  return { text: (await command.expand(match[2] ?? '')).trim(), typed: trimmed };
 }

@@ -74,6 +74,14 @@ describe('the policy for MCP tools', () => {
     expect(asked.map((q) => q.toolName)).toEqual(['mcp__docs__search']);
   });
 
+  it('plan mode, like read-only, keeps only the read-only-hinted MCP tools, which still ask', async () => {
+    const { policy, asked } = setup({ approvalMode: 'plan', protectedPaths: [] }, [{ decision: 'allow' }]);
+    expect(await policy.beforeToolCall(call('mcp__tracker__create'))).toMatchObject({ block: true });
+    expect(await policy.beforeToolCall(call('mcp__docs__search'))).toBeUndefined();
+    expect(asked.map((q) => q.toolName)).toEqual(['mcp__docs__search']);
+    expect(activeMcpToolNames([{ name: 'mcp__docs__search', readOnlyHint: true }, { name: 'mcp__tracker__create', readOnlyHint: false }], ['mcp__docs__search', 'mcp__tracker__create'], 'plan')).toEqual(['mcp__docs__search']);
+  });
+
   it('an "always" for a coding tool does not allow an MCP tool of the same session', async () => {
     const { policy, asked } = setup({ approvalMode: 'ask', protectedPaths: [] }, [{ decision: 'always' }, { decision: 'allow' }]);
     await policy.beforeToolCall(call('bash', { command: 'ls' }));

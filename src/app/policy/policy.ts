@@ -56,20 +56,39 @@ export type ToolPolicyOptions = {
 export const DOOM_LOOP_REPEATS = 3;
 
 /**
- * The tool names that are active under `mode`, given the ones the person switched on: read-only mode offers every
- * tool that never changes anything (the catalog's read-only trait), whatever else is switched on.
+ * The tool names that are active under `mode`, given the ones the person switched on: read-only and plan mode offer
+ * every tool that never changes anything (the catalog's read-only trait: the reading tools and todo), whatever else
+ * is switched on. No tool leaves plan mode: only the person does, with Start.
  */
 export function activeToolNames(enabled: readonly string[], mode: ApprovalMode): string[] {
-  return mode === 'read-only' ? [...READ_ONLY_TOOLS] : [...enabled];
+  return mode === 'read-only' || mode === 'plan' ? [...READ_ONLY_TOOLS] : [...enabled];
+}
+
+/**
+ * Why a call that could change something is blocked in a mode that only looks (an MCP tool: unless the server hinted
+ * it is read-only); undefined when it may run.
+ */
+function lookOnlyBlock(name: string, mode: ApprovalMode, mcp: McpToolTraits | undefined): string | undefined {
+  if (mcp ? mcp.readOnlyHint : toolTraits(name).readOnly) return undefined;
+  if (mode === 'read-only') {
+    return `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`;
+  }
+  if (mode === 'plan') {
+    return (
+      `Conch is in Plan mode: ${name} is not allowed, and nothing may be changed yet. ` +
+      'Investigate with read, grep, find and ls, then end with your plan; the person starts it.'
+    );
+  }
+  return undefined;
 }
 
 /**
  * The MCP tools active under `mode`, given the ones the person switched on: read-only mode keeps only those the server
- * hinted are read-only (which still ask before each call).
+ * hinted are read-only (which still ask before each call), and so does plan mode.
  */
 export function activeMcpToolNames(tools: readonly { name: string; readOnlyHint: boolean }[], enabled: readonly string[], mode: ApprovalMode): string[] {
   const on = new Set(enabled);
-  return tools.filter((t) => on.has(t.name) && (mode !== 'read-only' || t.readOnlyHint)).map((t) => t.name);
+  return tools.filter((t) => on.has(t.name) && ((mode !== 'read-only' && mode !== 'plan') || t.readOnlyHint)).map((t) => t.name);
 }
 
 /** The workspace-relative form of a path the model gave (relative or absolute), for matching globs. */
@@ -135,12 +154,8 @@ export class ToolPolicy {
     const record: CallRecord = { toolCallId: call.toolCall.id, key, failed: undefined, error: '' };
 
     const mcp = this.options.mcpToolOf?.(name);
-    if (approvalMode === 'read-only' && !(mcp ? mcp.readOnlyHint : toolTraits(name).readOnly)) {
-      return {
-        block: true,
-        reason: `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`,
-      };
-    }
+    const lookOnly = lookOnlyBlock(name, approvalMode, mcp);
+    if (lookOnly) return { block: true, reason: lookOnly };
 
     const repeats = this.failedRepeatsOf(key);
     const reason = mcp ? this.reasonToAskMcp(name, mcp, repeats) : this.reasonToAsk(name, call.args, approvalMode, protectedPaths, repeats);

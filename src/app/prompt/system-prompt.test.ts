@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt, type SystemPromptInput } from './system-prompt';
+import { buildSystemPrompt, PLAN_MODE_SECTION, type SystemPromptInput } from './system-prompt';
 
 const base: SystemPromptInput = {
   runtimeKind: 'embedded',
@@ -68,12 +68,15 @@ describe('buildSystemPrompt', () => {
     const prompt = buildSystemPrompt({
       ...base,
       agentsMd: { fileName: 'AGENTS.md', content: 'Use tabs.' },
+      nestedInstructions: ['src/api/AGENTS.md'],
       customInstructions: 'Answer in French.',
     });
     const agents = prompt.indexOf('Project instructions from AGENTS.md:\nUse tabs.');
+    const nested = prompt.indexOf('- src/api/AGENTS.md');
     const own = prompt.indexOf("The person's own instructions:\nAnswer in French.");
     expect(agents).toBeGreaterThan(prompt.indexOf("Today's date"));
-    expect(own).toBeGreaterThan(agents);
+    expect(nested).toBeGreaterThan(agents);
+    expect(own).toBeGreaterThan(nested);
   });
 
   it('leaves out empty instructions and says so when no writing tool is active', () => {
@@ -92,5 +95,28 @@ describe('buildSystemPrompt with skills', () => {
     expect(prompt).toContain('- pdf-tools: Fill PDF forms. Use when a PDF is given. (/skills/pdf-tools/SKILL.md)');
     expect(prompt).toMatch(/Before doing work that matches a skill's description, read its SKILL.md/);
     expect(buildSystemPrompt(base)).not.toContain('Skills:');
+  });
+});
+
+describe('Plan mode in the system prompt', () => {
+  it('asks, last, to investigate without changing anything and to end with a plan; nothing of it outside Plan mode', async () => {
+    const { RunOptions } = await import('../session/run-options');
+    const { createEmbeddedRuntime } = await import('../../runtime/embedded');
+    const { Workspace } = await import('../../runtime/workspace/workspace');
+    const { createCodingTools } = await import('../../tools/index');
+    const { defaultSettings } = await import('../settings/settings');
+    const workspace = Workspace.of(await createEmbeddedRuntime());
+    const options = new RunOptions({ workspace, tools: createCodingTools(workspace), streamFn: () => { throw new Error('no calls'); }, onRetryNotice: () => {} });
+    const plan = { ...defaultSettings(), approvalMode: 'plan' as const };
+    const tools = options.activeTools(plan);
+    expect(tools.map((t) => t.name)).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
+    const prompt = await options.systemPrompt(tools, plan);
+    expect(prompt.endsWith(PLAN_MODE_SECTION)).toBe(true);
+    expect(prompt).toContain('You are in Plan mode: investigate, do not change anything, and end with a plan.');
+    expect(prompt).toContain('You cannot leave Plan mode yourself');
+    expect(prompt).toContain('- todo: ');
+    const auto = await options.systemPrompt(options.activeTools(defaultSettings()), defaultSettings());
+    expect(auto).not.toContain('Plan mode');
+    expect(auto).toContain('keep a todo list with todo');
   });
 });

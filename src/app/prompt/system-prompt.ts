@@ -1,5 +1,5 @@
 // What the model is told about its world: the sandbox as it really is, the tools it has, the date, then the
-// project's own instructions (AGENTS.md or CLAUDE.md) and the person's.
+// project's own instructions (the root's AGENTS.md or CLAUDE.md, the subfolders' by path) and the person's.
 import { isCodingToolName, toolTraits, type CodingToolName } from '../../tools/catalog';
 
 export type PromptTool = { name: string; description: string };
@@ -13,8 +13,10 @@ export type SystemPromptInput = {
   listing: string[];
   tools: PromptTool[];
   date: Date;
-  /** Contents of AGENTS.md (or CLAUDE.md) from the workspace root, when present. */
+  /** The workspace root's instructions (AGENTS.override.md, AGENTS.md or CLAUDE.md), already cut to their budget. */
   agentsMd?: { fileName: string; content: string };
+  /** The instruction files of subfolders, by workdir-relative path. */
+  nestedInstructions?: string[];
   customInstructions?: string;
   /** The skills that are on and the model may pick (their bodies stay out: the model reads them on demand). */
   skills?: PromptSkill[];
@@ -23,7 +25,6 @@ export type SystemPromptInput = {
 };
 
 const MAX_LISTING = 60;
-const MAX_AGENTS_MD = 20_000;
 
 const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
   read: 'Read a file before editing it; use offset and limit for long files instead of reading everything.',
@@ -33,7 +34,21 @@ const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
   grep: 'Use grep to search file contents instead of reading files one by one.',
   find: 'Use find to locate files by name pattern.',
   ls: 'Use ls to look at a folder.',
+  todo: 'For work of three or more steps, keep a todo list with todo: send the whole list each time, one item in_progress while you work on it, completed as soon as it is done.',
 };
+
+/** Plan mode's section, after everything else: the person wants a plan before anything changes. */
+export const PLAN_MODE_SECTION = [
+  'You are in Plan mode: investigate, do not change anything, and end with a plan.',
+  '- Look with the reading tools (read, grep, find, ls) as much as the task needs; make no edits, write no files, run no commands, and do not start the work.',
+  '- End your reply with the plan: the steps in order, the files each one touches, and how you will check the result. Keep the steps in a todo list with todo.',
+  '- You cannot leave Plan mode yourself: the person reads the plan and starts it, or asks for changes to it.',
+].join('\n');
+
+/** `prompt` with Plan mode's section when `planMode` is on. */
+export function withPlanMode(prompt: string, planMode: boolean): string {
+  return planMode ? `${prompt}\n\n${PLAN_MODE_SECTION}` : prompt;
+}
 
 function describeSandbox(kind: SystemPromptInput['runtimeKind'], workdir: string): string {
   if (kind === 'webcontainer') {
@@ -71,6 +86,13 @@ function describeTools(tools: PromptTool[]): string {
   return `Tools available:\n${lines.join('\n')}\n\nGuidelines:\n${guidelines.map((g) => `- ${g}`).join('\n')}`;
 }
 
+function describeNestedInstructions(paths: string[]): string {
+  return [
+    'Subfolders have their own instructions, for the files under them; each is attached to the first read, edit or write of a file there (read it yourself when that is not enough):',
+    ...paths.map((path) => `- ${path}`),
+  ].join('\n');
+}
+
 function describeSkills(skills: PromptSkill[]): string {
   const lines = skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')} (${s.path})`);
   return [
@@ -95,11 +117,9 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   ];
   for (const notice of input.notices ?? []) sections.push(notice);
   if (input.agentsMd && input.agentsMd.content.trim() !== '') {
-    const content = input.agentsMd.content.length > MAX_AGENTS_MD
-      ? `${input.agentsMd.content.slice(0, MAX_AGENTS_MD)}\n… (truncated; read ${input.agentsMd.fileName} for the rest)`
-      : input.agentsMd.content;
-    sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${content.trim()}`);
+    sections.push(`Project instructions from ${input.agentsMd.fileName}:\n${input.agentsMd.content.trim()}`);
   }
+  if (input.nestedInstructions && input.nestedInstructions.length > 0) sections.push(describeNestedInstructions(input.nestedInstructions));
   if (input.skills && input.skills.length > 0) sections.push(describeSkills(input.skills));
   if (input.customInstructions && input.customInstructions.trim() !== '') {
     sections.push(`The person's own instructions:\n${input.customInstructions.trim()}`);

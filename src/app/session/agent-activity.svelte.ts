@@ -5,7 +5,7 @@ import type { AgentEvent, AgentTool, BeforeToolCallResult } from '../../agent/ty
 import { messageText } from '../../ai/messages';
 import type { AssistantMessage, Message, ToolCall } from '../../ai/types';
 import { AgentCommandLog } from '../terminal/agent-command-log.svelte';
-import { ToolCardMap } from './tool-card-map.svelte';
+import { ToolCardMap } from './tool-cards/tool-card-map.svelte';
 
 /** The reply being streamed grew; `toolCallEnded`: a tool call's arguments just completed. */
 export type ReplyProgress = (partial: AssistantMessage, toolCallEnded: boolean) => void;

@@ -1,9 +1,10 @@
 // One run of the agent loop for a session, wired to what the session gives it: the context guard before each model
-// call, the approval policy around each tool call (its verdict shown on the call's card), and the messages the person
-// queued, delivered after each tool batch. The loop's events go to the session's AgentActivity.
+// call, the approval policy around each tool call (its verdict shown on the call's card), the folders' instructions
+// attached to the first tool result under them, and the messages the person queued, delivered after each tool batch. The loop's events go to the session's AgentActivity.
 import { errorText } from '../../ai/messages';
 import type { Message, UserMessage } from '../../ai/types';
 import type { AgentActivity } from './agent-activity.svelte';
+import { InstructionDelivery } from '../instructions/delivery';
 import type { SessionCompaction } from '../compaction/session-compaction.svelte';
 import type { ToolPolicy } from '../policy/policy';
 import type { RunCall } from './run-options';
@@ -41,6 +42,7 @@ export async function runAgent(run: AgentRun): Promise<string | null> {
   // Built before the prompts join the transcript: the view's next seq is theirs.
   const view = run.compaction.view(run.transcript());
   const guard = run.compaction.guard(view, { ...call, maxOutputTokens: call.streamOptions.maxTokens });
+  const instructions = new InstructionDelivery(call.instructions, view.messages);
   try {
     const stream = runAgentLoop(
       run.prompts,
@@ -49,13 +51,21 @@ export async function runAgent(run: AgentRun): Promise<string | null> {
         model: call.model,
         streamFn: call.streamFn,
         streamOptions: call.streamOptions,
-        beforeModelCall: (modelCall, signal) => guard.beforeModelCall(modelCall, signal),
+        beforeModelCall: async (modelCall, signal) => {
+          const plan = await guard.beforeModelCall(modelCall, signal);
+          if (plan?.messages) instructions.contextReplaced(plan.messages); // compacted: summarised instructions are gone
+          const systemPrompt = await call.currentSystemPrompt(); // an instruction file edited mid-run is sent as it is now
+          return systemPrompt === call.systemPrompt ? plan : { ...plan, systemPrompt };
+        },
         beforeToolCall: async (toolCall, signal) => {
           const result = await policy.beforeToolCall(toolCall, signal);
           activity.decided(toolCall, result, signal);
           return result;
         },
-        afterToolCall: policy.afterToolCall,
+        afterToolCall: async (toolCall) => {
+          await policy.afterToolCall(toolCall);
+          return instructions.afterToolCall(toolCall);
+        },
         getSteeringMessages: async () => run.takeQueued(),
       },
       run.signal,

@@ -4,7 +4,7 @@ import type { Workspace } from '../../runtime/workspace/workspace';
 import { ApprovalQueue, type PendingApproval } from '../policy/approval-queue.svelte';
 import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion, type McpToolTraits } from '../policy/policy';
 import type { Settings } from '../settings/settings';
-import type { ToolCardMap } from './tool-card-map.svelte';
+import type { ToolCardMap } from './tool-cards/tool-card-map.svelte';
 
 export class SessionApprovals {
   readonly policy: ToolPolicy;

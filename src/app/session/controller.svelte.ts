@@ -16,50 +16,19 @@ import type { PendingApproval } from '../policy/approval-queue.svelte';
 import type { ApprovalAnswer } from '../policy/policy';
 import { SessionApprovals } from './approvals';
 import { PromptQueue, promptMessage } from './prompt-queue.svelte';
-import { RunOptions, type ExternalTools, type RunSources } from './run-options';
+import { RunOptions } from './run-options';
+import type { SessionControllerOptions, SessionEvent } from './session-options';
 import type { Settings } from '../settings/settings';
-import type { ToolCardMap } from './tool-card-map.svelte';
-import type { ToolCardState } from './tool-cards.svelte';
+import type { ToolCardMap } from './tool-cards/tool-card-map.svelte';
+import type { ToolCardState } from './tool-cards/tool-cards.svelte';
 import { parseCompactCommand } from '../compaction/compact-command';
 import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
+import { SessionWebTools } from './web-tools.svelte';
 
-export type { ReplyProgress, SessionTotals };
+export type { ReplyProgress, SessionControllerOptions, SessionEvent, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
-
-/**
- * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
- * after the message before its `atSeq`); a run ended.
- */
-export type SessionEvent = { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' };
-
-export type SessionControllerOptions = {
-  id?: string;
-  title?: string;
-  /** When the session was started (ms since epoch); defaults to now. */
-  createdAt?: number;
-  /** The sandbox the session works in (a bare runtime is taken as its one Workspace). */
-  workspace: Runtime | Workspace;
-  /** All the coding tools for this workspace; the settings choose which are active. */
-  tools: AgentTool[];
-  externalTools?: ExternalTools;
-  getSettings(): Settings;
-  /** The model for the current settings; throws a message for the person when none can be used. */
-  resolveModel(settings: Settings): Model;
-  streamFn: StreamFn;
-  /** Earlier transcript (a restored or imported session). */
-  messages?: Message[];
-  /** Its compactions, in the order made. */
-  compactions?: CompactionEntry[];
-  now?: () => Date;
-  /** One-line news for the next run's prompt, taken once when a run starts (files changed on disk since the last). */
-  takeNotices?: () => string[];
-  /** Coalesces streaming updates; defaults to the next animation frame in a browser. */
-  scheduleUpdate?: (fn: () => void) => void;
-  /** The skills for the prompt, made ready in the sandbox (none when absent). */
-  skillsForRun?: RunSources['skills'];
-};
 
 let sessionCounter = 0;
 const newSessionId = () => `s-${Date.now().toString(36)}-${(++sessionCounter).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -81,12 +50,13 @@ export class SessionController {
   stopped = $state(false);
   /** Compactions, the context meter's count, and the compaction in progress. */
   readonly compaction: SessionCompaction;
+  readonly webTools = new SessionWebTools((on) => this.emit({ type: 'web-tools', on }));
 
   private readonly options: SessionControllerOptions;
   private readonly activity: AgentActivity;
   private readonly toolApprovals: SessionApprovals;
   private readonly prompts = new PromptQueue();
-  private readonly runOptions: RunOptions;
+  readonly runOptions: RunOptions;
   private readonly listeners = new Set<(event: SessionEvent) => void>();
   private abortController: AbortController | null = null;
   private runPromise: Promise<void> | null = null;
@@ -106,12 +76,10 @@ export class SessionController {
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
       skills: options.skillsForRun,
+      webTools: () => this.webTools.on,
     });
-    this.compaction = new SessionCompaction(
-      options.compactions ?? [],
-      () => this.messages.length,
-      (compaction) => this.emit({ type: 'compaction', compaction }),
-    );
+    const compacted = (compaction: CompactionEntry) => this.emit({ type: 'compaction', compaction });
+    this.compaction = new SessionCompaction(options.compactions ?? [], () => this.messages.length, compacted);
     if (options.messages) this.loadMessages(options.messages);
     this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf);
   }
@@ -310,6 +278,7 @@ export class SessionController {
 
   dispose(): void {
     this.abort();
+    this.runOptions.dispose();
   }
 
   private start(prompts: UserMessage[]): void {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentTool } from '../../agent/types';
 import { createScriptedStreamFn, toolCall, type ScriptedTurnInput } from '../../ai/providers/scripted';
 import { testModel } from '../../ai/testing/test-model';
+import type { StreamFn, StreamOptions } from '../../ai/types';
 import type { Runtime } from '../../runtime/types';
 import { SessionController, messagesForModel } from './controller.svelte';
 import { defaultSettings, type Settings } from '../settings/settings';
@@ -21,7 +22,7 @@ function fakeRuntime(files: Record<string, string> = {}): Runtime {
     },
     writeFile: async () => {},
     readdir: async () => Object.keys(files).map((name) => ({ name, type: 'file' as const })),
-    stat: async () => null,
+    stat: async (p) => (p === '/home/project' ? { type: 'dir' as const, size: 0 } : p.replace('/home/project/', '') in files ? { type: 'file' as const, size: 0 } : null),
     mkdir: async () => {},
     rm: async () => {},
     rename: async () => {},
@@ -207,5 +208,44 @@ describe('SessionController', () => {
     const user = { role: 'user' as const, content: 'x', timestamp: 1 };
     const failed = { role: 'assistant' as const, content: [], provider: 'p', model: 'm', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } }, stopReason: 'error' as const, timestamp: 2 };
     expect(messagesForModel([user, failed])).toEqual([user]);
+  });
+});
+
+describe("the provider's web tools", () => {
+  function webSession(withWebTools: boolean) {
+    const options: (StreamOptions | undefined)[] = [];
+    const scripted = createScriptedStreamFn([{ content: 'one' }, { content: 'two' }]);
+    const streamFn: StreamFn = (m, request, o) => (options.push(o), scripted(m, request, o));
+    const controller = new SessionController({
+      workspace: fakeRuntime(),
+      tools: [readTool],
+      getSettings: () => ({ ...defaultSettings(), apiKey: 'k' }),
+      resolveModel: () => (withWebTools ? { ...model, webTools: { searchPer1000: 10 } } : model),
+      streamFn,
+      scheduleUpdate: (fn) => queueMicrotask(fn),
+    });
+    return { controller, options };
+  }
+
+  it('are asked for only once the session switches them on, and the switch is told to the subscribers', async () => {
+    const { controller, options } = webSession(true);
+    const told: boolean[] = [];
+    controller.subscribe((event) => event.type === 'web-tools' && told.push(event.on));
+    controller.send('first');
+    await controller.idle();
+    controller.webTools.set(true);
+    controller.webTools.set(true);
+    controller.send('second');
+    await controller.idle();
+    expect(options.map((o) => o?.webTools)).toEqual([undefined, true]);
+    expect(told).toEqual([true]);
+  });
+
+  it('are never asked of a model without them', async () => {
+    const { controller, options } = webSession(false);
+    controller.webTools.set(true);
+    controller.send('hi');
+    await controller.idle();
+    expect(options[0]?.webTools).toBeUndefined();
   });
 });

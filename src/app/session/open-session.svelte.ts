@@ -107,6 +107,7 @@ export class OpenSession {
         messages: transcript,
         compactions,
       });
+      controller.webTools.on = record.webTools === true;
       return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, snapshots: options.snapshots, lock, saved: true, onSaveState: options.onSaveState });
     } catch (error) {
       lock?.release();

@@ -33,7 +33,7 @@ const resultOf = (id: string): ToolResultMessage => ({
   role: 'toolResult', toolCallId: id, toolName: 'write', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: 3,
 });
 
-function fakeSession(): PersistedSession & { running: boolean; readonly listening: number; emit(m: Message): void; end(): void } {
+function fakeSession(): PersistedSession & { running: boolean; readonly listening: number; emit(m: Message): void; end(): void; tell(e: SessionEvent): void } {
   const listeners = new Set<(event: SessionEvent) => void>();
   const session = {
     running: false,
@@ -46,6 +46,9 @@ function fakeSession(): PersistedSession & { running: boolean; readonly listenin
     },
     emit(m: Message) {
       for (const listener of listeners) listener({ type: 'message', message: m });
+    },
+    tell(event: SessionEvent) {
+      for (const listener of listeners) listener(event);
     },
     end() {
       session.running = false;
@@ -80,6 +83,17 @@ async function setup(files: Record<string, string> = {}) {
 }
 
 describe('SessionPersistence', () => {
+  it("stores the session's web tools switch with the session", async () => {
+    const { store, id, persistence, session } = await setup();
+    expect((await store.getSession(id))?.webTools).toBeUndefined();
+    session.tell({ type: 'web-tools', on: true });
+    await persistence.flush();
+    expect((await store.getSession(id))?.webTools).toBe(true);
+    session.tell({ type: 'web-tools', on: false });
+    await persistence.flush();
+    expect((await store.getSession(id))?.webTools).toBe(false);
+  });
+
   it('stores each message as it completes, with a checkpoint of the workspace before each user turn', async () => {
     const { store, runtime, id, persistence, session, states } = await setup({ 'a.txt': 'before' });
     session.running = true;

@@ -36,7 +36,7 @@ export interface PersistedSession {
 export type SaveState = 'saved' | 'saving' | 'failed';
 
 export type SessionPersistenceOptions = {
-  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'commitSnapshot' | 'objects'>;
+  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'commitSnapshot' | 'objects' | 'updateSession'>;
   /** The session's workspace: its changes are followed and its files snapshotted. */
   workspace: Runtime;
   /** The page's snapshot tracker (one per sandbox); one is made for `workspace` when not given. */
@@ -87,6 +87,8 @@ export class SessionPersistence {
           return this.compactionMade(event.compaction);
         case 'run-end':
           return this.runEnded();
+        case 'web-tools':
+          return this.enqueue(async () => void (await this.options.store.updateSession(this.sessionId, { webTools: event.on })));
         default: {
           const unreachable: never = event;
           return unreachable;

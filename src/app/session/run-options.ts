@@ -1,13 +1,16 @@
 // What a run (or a compaction) is given from the person's settings when it starts: the active tools, the system prompt
 // built for the workspace, and the provider options.
 import type { AgentTool } from '../../agent/types';
+import { hasWebTools } from '../../ai/server-tools';
 import type { Model, StreamFn, StreamOptions } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
+import { ProjectInstructions, type PromptInstructions } from '../instructions/project-instructions';
 import { activeToolNames, type McpToolTraits } from '../policy/policy';
+import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
-import type { PromptSkill } from '../prompt/system-prompt';
+import { withPlanMode, type PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
 
 /** Tools from outside the workspace (the MCP servers' ones), asked for at the start of each run. */
@@ -19,7 +22,13 @@ export type ExternalTools = {
 };
 
 /** Everything a run, and the summary calls of its compactions, are given. */
-export type RunCall = CompactionCall & { tools: AgentTool[]; streamOptions: Omit<StreamOptions, 'signal'> };
+export type RunCall = CompactionCall & {
+  tools: AgentTool[];
+  streamOptions: Omit<StreamOptions, 'signal'>;
+  instructions: ProjectInstructions;
+  /** The system prompt as it would be built now: `systemPrompt` again, unless the instructions changed mid-run. */
+  currentSystemPrompt(): Promise<string>;
+};
 
 export type RunSources = {
   workspace: Workspace;
@@ -33,13 +42,23 @@ export type RunSources = {
   onRetryNotice: (notice: string) => void;
   /** The skills for the prompt, made ready in the sandbox (none when absent). */
   skills?: () => Promise<PromptSkill[]>;
+  /** Whether the session has the provider's web tools switched on. */
+  webTools?: () => boolean;
 };
 
 /** A session's runs' options, made from its settings at each start. */
 export class RunOptions {
-  constructor(private readonly sources: RunSources) {}
+  /** The repo's instruction files, kept for the session: in every system prompt, and attached to tool results. */
+  readonly instructions: ProjectInstructions;
 
-  /** The tools the settings make active (read-only mode keeps only the reading ones), then the active MCP tools. */
+  private readonly listing: RootListing;
+
+  constructor(private readonly sources: RunSources) {
+    this.instructions = new ProjectInstructions(sources.workspace);
+    this.listing = new RootListing(sources.workspace);
+  }
+
+  /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo), then the active MCP tools. */
   activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
     const coding = this.sources.tools.filter((tool) => active.has(tool.name));
@@ -48,23 +67,51 @@ export class RunOptions {
   }
 
   async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {
-    const skills = (await this.sources.skills?.()) ?? [];
-    return workspaceSystemPrompt(this.sources.workspace, tools, settings.customInstructions, this.sources.now?.() ?? new Date(), notices, skills);
+    return (await this.promptWithInstructions(tools, settings, notices)).prompt;
   }
 
   /** The call for `model` under `settings` (`notices`: one-line news for this run only); rejects when the system prompt cannot be built. */
   async callFor(settings: Settings, model: Model, notices: string[] = []): Promise<RunCall> {
     const tools = this.activeTools(settings);
-    const systemPrompt = await this.systemPrompt(tools, settings, notices);
+    let built = await this.promptWithInstructions(tools, settings, notices);
+    const systemPrompt = built.prompt;
+    const currentSystemPrompt = async () => {
+      const instructions = await this.instructions.forPrompt();
+      if (!samePromptInstructions(instructions, built.instructions)) built = await this.promptWithInstructions(tools, settings, notices);
+      return built.prompt;
+    };
     return {
       model,
       streamFn: this.sources.streamFn,
-      streamOptions: streamOptionsFor(settings, model, this.sources.onRetryNotice),
+      streamOptions: {
+        ...streamOptionsFor(settings, model, this.sources.onRetryNotice),
+        ...(this.sources.webTools?.() && hasWebTools(model) ? { webTools: true } : {}),
+      },
       settings: compactionSettingsOf(settings.compaction),
       systemPrompt,
       tools,
+      instructions: this.instructions,
+      currentSystemPrompt,
     };
   }
+
+  private async promptWithInstructions(tools: AgentTool[], settings: Settings, notices: string[]): Promise<{ prompt: string; instructions: PromptInstructions }> {
+    const [listing, instructions, skills] = await Promise.all([this.listing.current(), this.instructions.forPrompt(), this.sources.skills?.() ?? []]);
+    const date = this.sources.now?.() ?? new Date();
+    const { workspace } = this.sources;
+    const prompt = workspaceSystemPrompt({ runtime: workspace, listing, tools, customInstructions: settings.customInstructions, date, notices, instructions, skills });
+    return { prompt: withPlanMode(prompt, settings.approvalMode === 'plan'), instructions };
+  }
+
+  /** The session closed: stops following the workspace. */
+  dispose(): void {
+    this.instructions.dispose();
+    this.listing.dispose();
+  }
+}
+
+function samePromptInstructions(a: PromptInstructions, b: PromptInstructions): boolean {
+  return a.root?.path === b.root?.path && a.root?.text === b.root?.text && a.nested.join('\n') === b.nested.join('\n');
 }
 
 function streamOptionsFor(settings: Settings, model: Model, onRetryNotice: (notice: string) => void): Omit<StreamOptions, 'signal'> {

@@ -19,7 +19,12 @@ import { parseMcpOAuthRecord, type McpOAuthRecord } from '../../remote/mcp/oauth
 export { PROVIDER_IDS, isCodingToolName };
 export type { CodingToolName, ProviderId, ReportedLimits };
 export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
-export type ApprovalMode = 'auto' | 'ask' | 'read-only';
+/** `plan`: only the reading tools and todo, and the model is told to investigate and end with a plan. */
+export type ApprovalMode = 'auto' | 'ask' | 'read-only' | 'plan';
+/** The modes Plan mode's Start goes back to. */
+export type WorkingMode = Exclude<ApprovalMode, 'plan'>;
+const APPROVAL_MODES = ['auto', 'ask', 'read-only', 'plan'] as const satisfies readonly ApprovalMode[];
+const WORKING_MODES = ['auto', 'ask', 'read-only'] as const satisfies readonly WorkingMode[];
 export type RuntimePreference = 'auto' | 'webcontainer' | 'embedded';
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -38,8 +43,15 @@ export type Settings = {
   /** 0 means the model's own maximum. */
   maxTokens: number;
   approvalMode: ApprovalMode;
+  /** The mode before Plan mode was chosen: Start goes back to it. */
+  modeBeforePlan: WorkingMode;
   protectedPaths: string[];
   activeTools: CodingToolName[];
+  /**
+   * Every tool that existed when these settings were saved, so a tool added since (off in `activeTools` only because
+   * it did not exist) starts as its default says, while one the person switched off stays off.
+   */
+  knownTools: CodingToolName[];
   runtimePreference: RuntimePreference;
   theme: Theme;
   customInstructions: string;
@@ -100,8 +112,10 @@ export function defaultSettings(): Settings {
     thinking: 'off',
     maxTokens: 0,
     approvalMode: 'auto',
+    modeBeforePlan: 'auto',
     protectedPaths: ['.git/**', '.env*'],
     activeTools: [...DEFAULT_ACTIVE_TOOLS],
+    knownTools: [...CODING_TOOL_NAMES],
     runtimePreference: 'auto',
     theme: 'system',
     customInstructions: '',
@@ -162,9 +176,11 @@ export function parseSettings(raw: unknown): Settings {
     modelId: legacyDefault ? d.modelId : stringOr(r.modelId, d.modelId),
     thinking: oneOf(r.thinking, ['off', 'low', 'medium', 'high'] as const, d.thinking),
     maxTokens,
-    approvalMode: oneOf(r.approvalMode, ['auto', 'ask', 'read-only'] as const, d.approvalMode),
+    approvalMode: oneOf(r.approvalMode, APPROVAL_MODES, d.approvalMode),
+    modeBeforePlan: oneOf(r.modeBeforePlan, WORKING_MODES, d.modeBeforePlan),
     protectedPaths: stringList(r.protectedPaths, d.protectedPaths),
-    activeTools: stringList(r.activeTools, d.activeTools).filter(isCodingToolName),
+    activeTools: parseActiveTools(r.activeTools, r.knownTools),
+    knownTools: [...CODING_TOOL_NAMES],
     runtimePreference: oneOf(r.runtimePreference, ['auto', 'webcontainer', 'embedded'] as const, d.runtimePreference),
     theme: oneOf(r.theme, ['system', 'light', 'dark'] as const, d.theme),
     customInstructions: stringOr(r.customInstructions, d.customInstructions),
@@ -186,16 +202,22 @@ export function parseSettings(raw: unknown): Settings {
   };
 }
 
-function parseMcpOAuth(value: unknown): Record<string, McpOAuthRecord> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).flatMap(([id, raw]) => {
-    const record = parseMcpOAuthRecord(raw);
-    return record ? [[id, record]] : [];
-  }));
+/** The tools of every settings record saved before `knownTools` was (the todo tool came after). */
+const TOOLS_BEFORE_KNOWN_TOOLS: readonly CodingToolName[] = ['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls'];
+
+/** The stored choice, plus the default tools that did not exist when it was stored (the todo list, for older records). */
+function parseActiveTools(active: unknown, known: unknown): CodingToolName[] {
+  const chosen = stringList(active, [...DEFAULT_ACTIVE_TOOLS]).filter(isCodingToolName);
+  const knownThen = Array.isArray(known) ? known : Array.isArray(active) ? TOOLS_BEFORE_KNOWN_TOOLS : CODING_TOOL_NAMES;
+  const added = DEFAULT_ACTIVE_TOOLS.filter((name) => !knownThen.includes(name) && !chosen.includes(name));
+  return [...chosen, ...added];
 }
 
-function mcpOAuthSecrets(records: Record<string, McpOAuthRecord>): string[] {
-  return Object.values(records).flatMap((r) => [r.tokens?.access_token, r.tokens?.refresh_token, r.client?.client_secret].filter((s): s is string => !!s));
+/** `settings` switched to `mode`; entering Plan mode remembers the mode to go back to. */
+export function withApprovalMode(settings: Settings, mode: ApprovalMode): Settings {
+  const leaving = settings.approvalMode;
+  const modeBeforePlan = mode === 'plan' && leaving !== 'plan' ? leaving : settings.modeBeforePlan;
+  return { ...settings, approvalMode: mode, modeBeforePlan };
 }
 
 function parseRemembered(value: unknown): Record<string, ProviderChoice> {
@@ -215,4 +237,16 @@ function parseLimits(value: unknown): ReportedLimits | null {
   const positive = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n > 0;
   if (typeof v.modelId !== 'string' || !positive(v.contextWindow) || !positive(v.maxTokens)) return null;
   return { modelId: v.modelId, contextWindow: Math.floor(v.contextWindow as number), maxTokens: Math.floor(v.maxTokens as number) };
+}
+
+function parseMcpOAuth(value: unknown): Record<string, McpOAuthRecord> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).flatMap(([id, raw]) => {
+    const record = parseMcpOAuthRecord(raw);
+    return record ? [[id, record]] : [];
+  }));
+}
+
+function mcpOAuthSecrets(records: Record<string, McpOAuthRecord>): string[] {
+  return Object.values(records).flatMap((r) => [r.tokens?.access_token, r.tokens?.refresh_token, r.client?.client_secret].filter((s): s is string => !!s));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../ai/types';
 import { exportSessionHtml } from './html-export';
-import { assistant, call, result } from '../testing/messages';
+import { assistant, call, result, searchedReply } from '../testing/messages';
 
 const payloads = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>', "' onmouseover='x"];
 
@@ -62,5 +62,16 @@ describe('compactions in the HTML export', () => {
     const order = [...html.matchAll(/data-role="(\w+)"/g)].map((m) => m[1]);
     expect(order).toEqual(['user', 'assistant', 'compaction', 'user']);
     expect(html).toContain('<summary>Context compacted: 182k → 24k tokens</summary><pre class="text">## Goal\n&#60;b&#62;ship&#60;/b&#62;</pre>');
+  });
+
+  it("shows the provider's searches as cards with their sources, and citations as links (http only, escaped)", () => {
+    const reply = searchedReply('<b>runes</b>', 'https://svelte.dev/docs/runes?a=1&b="2"');
+    const hostile = { ...searchedReply(), content: [{ type: 'text' as const, text: 't', citations: [{ url: 'javascript:alert(1)', title: '<i>x</i>' }] }] };
+    const html = exportSessionHtml({ title: 't', createdAt: 0, model: 'm', provider: 'p' }, [reply, hostile]);
+    expect(html).toContain('data-tool="web_search"');
+    expect(html).toContain('Search the web: &#60;b&#62;runes&#60;/b&#62;');
+    expect(html).toContain('<a href="https://svelte.dev/docs/runes?a=1&#38;b=&#34;2&#34;" rel="noreferrer noopener">Runes</a>');
+    expect(html).not.toContain('href="javascript');
+    expect(html).toContain('Sources: &#60;i&#62;x&#60;/i&#62;');
   });
 });

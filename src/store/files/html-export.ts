@@ -2,7 +2,18 @@
 // piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
 // Tool calls show as the app's cards do, each with its result: the app describes them (it knows the tools), this
 // module only renders what it is given.
-import type { CompactionEntry, ImageContent, Message, TextContent, ToolCall, ToolResultMessage } from '../../ai/types';
+import { isWebAddress } from '../../ai/server-tools';
+import type {
+  CompactionEntry,
+  ImageContent,
+  Message,
+  ServerToolContent,
+  TextContent,
+  TodoItem,
+  ToolCall,
+  ToolResultMessage,
+  WebSource,
+} from '../../ai/types';
 
 export type HtmlSessionInfo = { title: string; createdAt: number; model: string; provider: string };
 
@@ -20,6 +31,8 @@ export type ToolCallView = {
   /** A file's whole content (a write). */
   content?: string;
   diff?: DiffLine[];
+  /** A todo call's list. */
+  todos?: TodoItem[];
   /** The result: in full, behind an "Output (n lines)" line, or only its first line. */
   result?: { text: string; lines: number; isError: boolean; show: 'full' | 'collapsed' | 'first-line'; images: ImageContent[] };
 };
@@ -32,12 +45,13 @@ const SAFE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image
 /**
  * The whole HTML document. `files` (optional) lists the workspace's paths at the end; each of `compactions` shows as
  * a divider where it was made, its summary expandable; `describeToolCall` says how each tool call reads, and its
- * result shows inside it (a result whose call is missing shows on its own).
+ * result shows inside it (a result whose call is missing shows on its own); `todos`, the agent's todo list as the
+ * session left it, shows under the title.
  */
 export function exportSessionHtml(
   session: HtmlSessionInfo,
   messages: Message[],
-  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall } = {},
+  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall; todos?: TodoItem[] } = {},
 ): string {
   const title = session.title || 'Conch session';
   const results = new Map<string, ToolResultMessage>();
@@ -56,6 +70,7 @@ export function exportSessionHtml(
   const files = options.files?.length
     ? `<section class="files"><h2>Workspace files (${options.files.length})</h2><ul>${options.files.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul></section>`
     : '';
+  const todos = options.todos?.length ? renderTodoSection(options.todos) : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -67,7 +82,7 @@ export function exportSessionHtml(
 </head>
 <body>
 <header><h1>${escapeHtml(title)}</h1>
-<p class="meta">${escapeHtml(session.provider)} · ${escapeHtml(session.model)} · ${escapeHtml(formatDate(session.createdAt))} · ${messages.length} messages · exported from Conch, read-only</p></header>
+<p class="meta">${escapeHtml(session.provider)} · ${escapeHtml(session.model)} · ${escapeHtml(formatDate(session.createdAt))} · ${messages.length} messages · exported from Conch, read-only</p>${todos}</header>
 <main>
 ${body}
 </main>
@@ -89,11 +104,13 @@ function renderMessage(message: Message, context: RenderContext): string {
       const blocks = message.content.map((block) => {
         switch (block.type) {
           case 'text':
-            return renderBlock(block);
+            return renderBlock(block) + renderCitations(block);
           case 'thinking':
             return `<details class="thinking"><summary>Thinking</summary><pre>${escapeHtml(block.thinking)}</pre></details>`;
           case 'toolCall':
             return context.toolCall(block);
+          case 'serverTool':
+            return renderServerTool(block);
           default:
             return assertNever(block);
         }
@@ -131,10 +148,45 @@ function renderToolCall(view: ToolCallView): string {
   if (view.code !== undefined) parts.push(`<pre class="command">${escapeHtml(view.code)}</pre>`);
   if (view.content !== undefined) parts.push(collapsible(`Content (${lineCount(view.content)})`, `<pre class="content">${escapeHtml(view.content)}</pre>`, view.content.length > 600));
   if (view.diff?.length) parts.push(renderDiff(view.diff));
+  if (view.todos) parts.push(renderTodos(view.todos));
   parts.push(renderResult(view.result));
   // Only a plain name goes into an attribute; any other is text only (escaped, but no reader should have to trust that).
   const tool = /^[\w-]{1,64}$/.test(view.tool) ? ` data-tool="${view.tool}"` : '';
   return `<div class="tool-call"${tool} data-status="${status}">${parts.join('')}</div>`;
+}
+
+const TODO_MARKS: { readonly [S in TodoItem['status']]: string } = { pending: '☐', in_progress: '▶', completed: '☑' };
+
+/** A todo list, each item with a mark and its status, so colour is not the only cue. */
+function renderTodos(todos: TodoItem[]): string {
+  const items = todos.map((t) => `<li data-status="${t.status}">${TODO_MARKS[t.status]} ${escapeHtml(t.content)}</li>`);
+  return `<ul class="todos">${items.join('')}</ul>`;
+}
+
+function renderTodoSection(todos: TodoItem[]): string {
+  const done = todos.filter((t) => t.status === 'completed').length;
+  return `<section class="todo-list" data-done="${done}" data-total="${todos.length}"><h2>Todo list · ${done}/${todos.length} done</h2>${renderTodos(todos)}</section>`;
+}
+
+/** A search or fetch the provider ran, as the app's card shows it: what was asked, and the pages, as links. */
+function renderServerTool(block: ServerToolContent): string {
+  const title = block.kind === 'web_search' ? `Search the web: ${block.query ?? ''}` : `Fetch ${block.url ?? ''}`;
+  const head = `<div class="tool-head"><span class="tool-name">${block.kind}</span> <span class="tool-title">${escapeHtml(title)}</span></div>`;
+  const body = block.error
+    ? `<pre class="output error">${escapeHtml(`Failed: ${block.error}`)}</pre>`
+    : block.sources.length > 0 ? `<ul class="sources">${block.sources.map((source) => `<li>${link(source)}</li>`).join('')}</ul>` : '';
+  return `<div class="tool-call" data-tool="${block.kind}" data-status="${block.error ? 'error' : 'done'}">${head}${body}</div>`;
+}
+
+function renderCitations(block: TextContent): string {
+  if (!block.citations?.length) return '';
+  return `<p class="citations">Sources: ${block.citations.map(link).join(' · ')}</p>`;
+}
+
+/** A web link for a source: only http(s) addresses become links; anything else stays text. */
+function link(source: WebSource): string {
+  const label = escapeHtml(source.title || source.url);
+  return isWebAddress(source.url) ? `<a href="${escapeHtml(source.url)}" rel="noreferrer noopener">${label}</a>` : label;
 }
 
 function renderResult(result: ToolCallView['result']): string {
@@ -204,11 +256,14 @@ pre.text{font:inherit}
 .tool-head{display:flex;gap:.5rem;align-items:baseline;padding:.35rem .6rem;flex-wrap:wrap}
 .tool-name{font-family:ui-monospace,monospace;font-size:12px;background:#e4e4e7;border-radius:4px;padding:0 .35rem;color:#3f3f46}
 .tool-title{font-weight:600;overflow-wrap:anywhere}.tool-detail{color:#666}
+.todos{list-style:none;margin:0;padding:.35rem .6rem;border-top:1px solid #e3e3e3}.todo-list .todos{border:none;padding:0}
+.todos li[data-status="completed"]{text-decoration:line-through;opacity:.7}.todos li[data-status="in_progress"]{font-weight:600}
 .tool-call pre,.tool-call .diff,.tool-call .note,.tool-call details{border-top:1px solid #e3e3e3;margin:0;padding:.35rem .6rem}
 .tool-call details pre{border-top:none;padding:.35rem 0 0}
 pre.command{background:#fff}pre.command::before{content:"$ ";color:#888}
 pre.output{color:#3f3f46;max-height:none}pre.output.error{color:#b91c1c;background:#fef2f2}
 .note{color:#555;font-size:12.5px}
+.sources{margin:0;padding:.35rem .6rem .35rem 1.8rem;border-top:1px solid #e3e3e3}.citations{font-size:13px;color:#555;margin:.2rem 0}
 .diff{font:12.5px/1.45 ui-monospace,monospace;overflow-x:auto}.diff div{white-space:pre;min-width:max-content}
 .diff .sign{display:inline-block;width:1.4em;color:#888;user-select:none}
 .diff .add{background:#dcfce7;color:#14532d}.diff .del{background:#fee2e2;color:#7f1d1d}.diff .hunk{color:#666}

@@ -36,3 +36,18 @@ export function transcript(turns: number): Message[] {
   }
   return messages;
 }
+
+/** A reply that searched the web through its provider and cites a source (the provider's raw blocks as received). */
+export function searchedReply(query = 'svelte runes', url = 'https://svelte.dev/docs/runes'): AssistantMessage {
+  const use = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query }, caller: { type: 'direct' } };
+  const found = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', caller: { type: 'direct' },
+    content: [{ type: 'web_search_result', url, title: 'Runes', encrypted_content: 'enc', page_age: null }] };
+  const citation = { type: 'web_search_result_location', url, title: 'Runes', cited_text: 'Runes are symbols', encrypted_index: 'i0' };
+  return {
+    ...assistant([
+      { type: 'serverTool', kind: 'web_search', id: 'srvtoolu_1', query, sources: [{ url, title: 'Runes' }], provider: 'anthropic', raw: [use, found] },
+      { type: 'text', text: 'Runes are signals.', citations: [{ url, title: 'Runes', citedText: 'Runes are symbols', raw: citation }] },
+    ]),
+    usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, webSearches: 1, cost: { total: 0.0102 } },
+  };
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionFileError } from '../../errors';
 import type { CompactionEntry } from '../../../ai/types';
 import { exportSessionFile, importSessionFile, sessionFileName, type SessionExportInput } from './session-file';
-import { transcript, user } from '../../testing/messages';
+import { assistant, searchedReply, transcript, user } from '../../testing/messages';
 import { zipFromFiles } from '../../zip/repo-zip';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -40,6 +40,19 @@ describe('session file', () => {
     expect(back.workspace).toEqual(input.workspace);
     expect(back.baseline).toEqual(input.baseline);
     expect(back.checkpoints).toEqual(input.checkpoints);
+  });
+
+  it("keeps a provider's web searches, their raw blocks and the citations across export and import", async () => {
+    const input = { ...sample(), messages: [user('what are runes?'), searchedReply()] };
+    const back = await importSessionFile(exportSessionFile(input, 5000));
+    expect(back.messages).toEqual(input.messages);
+  });
+
+  it('names what is wrong with a web search block that lost its raw blocks', async () => {
+    const { raw: _raw, ...broken } = searchedReply().content[0] as Record<string, unknown>;
+    const message = { ...searchedReply(), content: [broken] };
+    const error = await failure(fileWithLines([JSON.stringify(header), entry(0, user('q')), entry(1, message)]));
+    expect(error.message).toContain('content/0/raw');
   });
 
   it('writes one JSON line per entry after the header', async () => {
@@ -149,6 +162,19 @@ describe('compactions in the session file', () => {
     const back = await importSessionFile(data);
     expect(back.compactions).toEqual(input.compactions);
     expect(back.messages).toEqual(input.messages);
+  });
+
+  it('keeps the todo list: the todo call in the transcript and the list a compaction re-states', async () => {
+    const todos = [{ content: 'Read the parser', status: 'completed' as const }, { content: 'Fix it', status: 'in_progress' as const }];
+    const todoCall = { type: 'toolCall' as const, id: 't1', name: 'todo', arguments: { todos } };
+    const messages = [...sample().messages, assistant([todoCall])];
+    const input = { ...sample(), messages, compactions: [{ ...compaction('first', 2, 4), todos }] };
+    const back = await importSessionFile(exportSessionFile(input));
+    expect(back.messages.at(-1)).toEqual(messages.at(-1));
+    expect(back.compactions[0].todos).toEqual(todos);
+    const badStatus = { ...compaction('s', 0, 1), todos: [{ content: 'x', status: 'done' }] };
+    const error = await failure(fileWithLines([JSON.stringify(header), entry(0, user('a')), JSON.stringify(badStatus)]));
+    expect(error.message).toMatch(/line 3, todos\/0\/status/);
   });
 
   it('reads files from before compactions existed, with none', async () => {

@@ -1,7 +1,7 @@
 // The tool cards of one session by tool call id: made when a call first shows up (streamed arguments, an execution
 // event, a restored message) and kept until the transcript is replaced.
 import { SvelteMap } from 'svelte/reactivity';
-import type { ToolResultMessage } from '../../ai/types';
+import type { ToolResultMessage } from '../../../ai/types';
 import { ToolCardState } from './tool-cards.svelte';
 
 /** A reactive map of tool call id to its card; the session controller is the only writer. */

@@ -1,8 +1,8 @@
 // The HTML export renders tool calls as the app's cards do, through the app's own summary of each tool.
 import { describe, expect, it } from 'vitest';
-import type { Message, ToolResultMessage } from '../../ai/types';
-import { exportSessionHtml } from '../../store';
-import { assistant, call, result, user } from '../../store/testing/messages';
+import type { Message, ToolResultMessage } from '../../../ai/types';
+import { exportSessionHtml } from '../../../store';
+import { assistant, call, result, user } from '../../../store/testing/messages';
 import { exportedToolCall, summarizeToolCall } from './tool-summary';
 
 const info = { title: 'T', createdAt: 0, model: 'm', provider: 'p' };
@@ -85,5 +85,28 @@ describe('tool calls in the HTML export', () => {
   it('describes a tool it does not know by its raw arguments, as the card does', () => {
     expect(summarizeToolCall('deploy', { target: 'prod' })).toEqual({ title: 'deploy', code: '{\n  "target": "prod"\n}' });
     expect(cardOf(html([assistant([call('d', 'deploy', { target: 'prod' })]), result('d', 'ok', 'deploy')]), 'deploy')).toContain('<pre class="output">ok</pre>');
+  });
+});
+
+describe('the todo list in the HTML export', () => {
+  it('shows each todo call as its list, and the list the session left under the title', async () => {
+    const { latestTodoList } = await import('../../../tools/todo');
+    const todos = (second: string) => [{ content: 'Read <the> parser', status: 'completed' }, { content: 'Fix it', status: second }];
+    const messages: Message[] = [
+      user('Fix the parser'),
+      assistant([call('t1', 'todo', { todos: todos('pending') })]),
+      result('t1', 'Todo list updated (1/2 done):', 'todo'),
+      assistant([call('t2', 'todo', { todos: todos('in_progress') })]),
+      result('t2', 'Todo list updated (1/2 done):', 'todo'),
+    ];
+    const page = exportSessionHtml(info, messages, { describeToolCall: exportedToolCall, todos: latestTodoList(messages) });
+    expect(page).toContain('<section class="todo-list" data-done="1" data-total="2"><h2>Todo list · 1/2 done</h2>');
+    expect(page).toContain('<li data-status="completed">☑ Read &#60;the&#62; parser</li>');
+    expect(page.split('<header>')[1].split('</header>')[0]).toContain('<li data-status="in_progress">▶ Fix it</li>');
+    const card = cardOf(page, 'todo');
+    expect(card).toContain('Todo list');
+    expect(card).toContain('1/2 done');
+    expect(card).toContain('<li data-status="pending">☐ Fix it</li>');
+    expect(summarizeToolCall('todo', { todos: todos('in_progress') })).toMatchObject({ title: 'Todo list', detail: '1/2 done' });
   });
 });

@@ -1,12 +1,14 @@
 // A tool call as a person reads it, the same in the transcript's cards and in the HTML export: the command for bash,
-// path and line range for read, path and size for write, a diff for edit, one line for grep, find and ls.
-import type { ToolCall, ToolResultMessage } from '../../ai/types';
-import type { DiffLine, ToolCallView } from '../../store';
-import { isCodingToolName, type CodingToolName } from '../../tools/catalog';
-import { countLines } from '../../tools/truncate';
+// path and line range for read, path and size for write, a diff for edit, one line for grep, find and ls, the list
+// itself for todo.
+import type { TodoItem, ToolCall, ToolResultMessage } from '../../../ai/types';
+import type { DiffLine, ToolCallView } from '../../../store';
+import { isCodingToolName, type CodingToolName } from '../../../tools/catalog';
+import { countLines } from '../../../tools/truncate';
+import { TODO_STATUSES } from '../../../agent/todo-list';
 
 export type { DiffLine };
-export type ToolSummary = { title: string; detail?: string; code?: string; diff?: DiffLine[] };
+export type ToolSummary = { title: string; detail?: string; code?: string; diff?: DiffLine[]; todos?: TodoItem[] };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -54,6 +56,18 @@ function editDiff(args: Record<string, unknown>, details: unknown): DiffLine[] {
   return lines;
 }
 
+/** The items of a todo call as far as they can be read (arguments still streaming in, or a list the tool refused). */
+function todoItemsOf(args: Record<string, unknown>): TodoItem[] {
+  const list = Array.isArray(args.todos) ? (args.todos as unknown[]) : [];
+  return list.flatMap((raw) => {
+    const item = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const content = str(item.content)?.trim();
+    if (!content) return [];
+    const status = TODO_STATUSES.find((s) => s === item.status) ?? 'pending';
+    return [{ content, status }];
+  });
+}
+
 /** What a card shows for `toolName` called with `rawArgs` (and its result details once known). */
 export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: unknown): ToolSummary {
   if (!isCodingToolName(toolName)) return { title: toolName, code: JSON.stringify(rawArgs, null, 2) };
@@ -82,6 +96,10 @@ export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: 
       return { title: `Find ${str(args.pattern) ?? ''}`, detail: path };
     case 'ls':
       return { title: `List ${path ?? '.'}` };
+    case 'todo': {
+      const todos = todoItemsOf(args);
+      return { title: 'Todo list', detail: `${todos.filter((t) => t.status === 'completed').length}/${todos.length} done`, todos };
+    }
     default: {
       const unhandled: never = toolName;
       return unhandled;
@@ -122,6 +140,7 @@ function resultShown(name: CodingToolName, text: string): 'full' | 'collapsed' |
       return isLongOutput(text) ? 'collapsed' : 'full';
     case 'write':
     case 'edit':
+    case 'todo':
       return 'first-line';
     case 'read':
     case 'grep':

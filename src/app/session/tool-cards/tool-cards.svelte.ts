@@ -1,9 +1,9 @@
 // The state of each tool call as the transcript shows it: from the moment its arguments stream in until its result.
-import type { ToolResultMessage } from '../../ai/types';
+import type { ToolResultMessage } from '../../../ai/types';
 import { resultText } from './tool-summary';
 
 /** The one line-count rule of the tools (a final newline ends the last line), for cards that count lines. */
-export { countLines } from '../../tools/truncate';
+export { countLines } from '../../../tools/truncate';
 
 export type ToolCardStatus = 'pending' | 'running' | 'done' | 'error' | 'blocked';
 
