@@ -143,6 +143,15 @@ export class Conventions implements SessionConventions {
     });
   }
 
+  /** Removes one of the person's own command templates. */
+  async removeCommand(name: string): Promise<void> {
+    await this.change(async (store) => {
+      await store?.remove('command', name);
+      this.personal = { ...this.personal, commands: this.personal.commands.filter((c) => c.name !== name) };
+      await this.readPersonal();
+    });
+  }
+
   /** Switches a skill on or off (`key`: SkillItem.key). */
   async toggle(key: string): Promise<void> {
     const off = this.personal.off.includes(key) ? this.personal.off.filter((k) => k !== key) : [...this.personal.off, key];
