@@ -6,7 +6,8 @@
 // instructions/ (the repo's AGENTS.md files: in the prompt, and attached to the first tool result under their folder),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
-// storage view), conventions/ (skills and command templates), compaction/ and terminal/.
+// storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
+// their tools and prompts), compaction/ and terminal/.
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
@@ -24,6 +25,8 @@ import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, withApprovalMode, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
+import type { McpServers, McpSettings } from './mcp/mcp-servers.svelte';
+import type { ExternalTools } from './session/run-options';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
 
@@ -77,6 +80,8 @@ export class AppState {
   readonly outsideEdits = new OutsideEditNotices();
   /** `git push` from the sandbox's shell and its questions to the person; made on the first push. */
   shellPush = $state.raw<ShellPush | null>(null);
+  /** The remote MCP servers: their connections, state, tool review and the tools they give each run (null while loading). */
+  mcp = $state.raw<McpServers | null>(null);
   /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
   readonly conventions = new Conventions({
     workspace: this.workspace,
@@ -125,6 +130,7 @@ export class AppState {
     this.libraryStart = this.startLibrary();
     void this.libraryStart.then(this.markSessionShown, this.markSessionShown);
     await settings;
+    void this.startMcp();
     const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
     if (runtime) await this.useRuntime(runtime);
     else this.sandboxFailed();
@@ -193,6 +199,7 @@ export class AppState {
       ...init,
       workspace: this.workspace,
       tools: engine.tools,
+      externalTools: this.mcpTools,
       getSettings: () => this.settings,
       resolveModel,
       streamFn: engine.streamFn,
@@ -231,11 +238,13 @@ export class AppState {
   /** Applies and stores new settings. */
   async saveSettings(next: Settings): Promise<void> {
     const runtimeChanged = next.runtimePreference !== this.settings.runtimePreference;
+    // The MCP servers are saved from their own form as the person changes them; the dialog's copy may be older.
+    const { mcpServers, mcpReviewed, mcpActiveTools } = this.settings;
     const moved =
       next.approvalMode === this.settings.approvalMode
         ? next
         : withApprovalMode({ ...next, approvalMode: this.settings.approvalMode }, next.approvalMode);
-    this.settings = parseSettings(moved);
+    this.settings = parseSettings({ ...moved, mcpServers, mcpReviewed, mcpActiveTools });
     this.settingsOpen = false;
     this.applyTheme();
     await this.persistSettings();
@@ -247,6 +256,27 @@ export class AppState {
   /** Changes the approval mode from the top bar (the policy reads it at the next tool call) and stores it. */
   async setApprovalMode(mode: Settings['approvalMode']): Promise<void> {
     this.settings = withApprovalMode(this.settings, mode);
+    await this.persistSettings();
+  }
+
+  /** The MCP servers load with the settings, outside the initial bundle; a session asks for their tools at each run. */
+  private async startMcp(): Promise<void> {
+    try {
+      const { McpServers } = await import('./mcp/mcp-servers.svelte');
+      this.mcp = new McpServers({ settings: () => this.settings, store: (change) => this.storeMcpSettings(change) });
+      this.mcp.start();
+    } catch {
+      // The chunk could not be fetched (offline on a first visit): no MCP servers until the page is reloaded.
+    }
+  }
+
+  private readonly mcpTools: ExternalTools = {
+    activeTools: (settings) => this.mcp?.activeTools(settings) ?? [],
+    toolOf: (name) => this.mcp?.toolOf(name),
+  };
+
+  private async storeMcpSettings(change: Partial<McpSettings>): Promise<void> {
+    this.settings = { ...this.settings, ...change };
     await this.persistSettings();
   }
 

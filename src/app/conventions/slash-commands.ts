@@ -1,6 +1,7 @@
 // What a message starting with `/` means: the built-in `/compact` (handled by the session), `/skill:<name> [text]`
 // (the skill's body and the text), a command template (its text with the arguments put in), or an unknown word,
 // sent as typed with a hint. The composer's menu lists the same commands.
+import type { PromptCommand } from '../mcp/prompt-commands';
 import type { CommandTemplate } from './command-template';
 import type { Skill } from './skill';
 import { expandTemplate } from './template-expansion';
@@ -12,6 +13,8 @@ export type SlashCommandSet = {
   templates: CommandTemplate[];
   /** Skill name → why `/skill:<name>` cannot run it (invalid or off). */
   unusableSkills: Map<string, string>;
+  /** The connected MCP servers' prompts, `/mcp:<server>:<prompt>` (expanded by the composer: prompts/get is a request). */
+  prompts?: readonly PromptCommand[];
 };
 
 export type SlashResolution =
@@ -22,7 +25,7 @@ export type SlashResolution =
   /** Looks like a command but is none: sent as typed, with `hint` for the person. */
   | { kind: 'unknown'; hint: string };
 
-export type SlashMenuItem = { name: string; description: string; argumentHint: string; kind: 'built-in' | 'skill' | 'template' };
+export type SlashMenuItem = { name: string; description: string; argumentHint: string; kind: 'built-in' | 'skill' | 'template' | 'mcp-prompt' };
 
 export const EMPTY_COMMANDS: SlashCommandSet = { skills: [], templates: [], unusableSkills: new Map() };
 
@@ -56,6 +59,7 @@ export function slashMenuItems(commands: SlashCommandSet, query: string): SlashM
     ...BUILT_IN,
     ...commands.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, argumentHint: '[text]', kind: 'skill' as const })),
     ...commands.templates.map((t) => ({ name: t.name, description: t.description, argumentHint: t.argumentHint, kind: 'template' as const })),
+    ...(commands.prompts ?? []).map((p) => ({ name: p.name, description: p.description, argumentHint: p.argumentHint, kind: 'mcp-prompt' as const })),
   ];
   const q = query.toLowerCase();
   const starting = all.filter((item) => item.name.toLowerCase().startsWith(q));

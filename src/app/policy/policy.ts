@@ -1,7 +1,9 @@
 // The approval policy: the loop's beforeToolCall. It decides whether a tool call runs, is blocked, or waits for
 // the person, who answers a question object the UI renders. The sandbox is the isolation boundary, so `auto`
 // runs everything; `ask` and protected paths put a person in the loop; the doom-loop guard stops a model that
-// keeps repeating a failing call.
+// keeps repeating a failing call. An MCP server's tools ask in every mode until the person always-allows the tool or
+// its server: their annotations come from an untrusted server, so a read-only hint may order a batch (and keep the
+// tool in read-only mode) but never grants permission.
 import { minimatch } from 'minimatch';
 import type { AgentTool, BeforeToolCallResult } from '../../agent/types';
 import type { ToolCall } from '../../ai/types';
@@ -13,7 +15,8 @@ import type { ApprovalMode } from '../settings/settings';
 export type ApprovalReason =
   | { kind: 'ask-mode' }
   | { kind: 'protected-path'; path: string; pattern: string }
-  | { kind: 'doom-loop'; repeats: number; lastError: string };
+  | { kind: 'doom-loop'; repeats: number; lastError: string }
+  | { kind: 'mcp-tool'; server: string };
 
 /** A question for the person about one tool call; the UI renders it and answers through the promise. */
 export type ApprovalQuestion = {
@@ -22,11 +25,20 @@ export type ApprovalQuestion = {
   toolName: string;
   args: unknown;
   reason: ApprovalReason;
+  /** The MCP server whose tool this is ("Always allow this server" is offered); absent for the coding tools. */
+  server?: string;
   /** False when "always allow" would be unsafe to offer (protected paths and doom loops ask every time). */
   canAlwaysAllow: boolean;
 };
 
-export type ApprovalAnswer = { decision: 'allow' } | { decision: 'always' } | { decision: 'deny'; reason?: string };
+export type ApprovalAnswer =
+  | { decision: 'allow' }
+  | { decision: 'always' }
+  | { decision: 'always-server' }
+  | { decision: 'deny'; reason?: string };
+
+/** What the policy knows of an MCP tool: its server's name and whether the server hinted it is read-only. */
+export type McpToolTraits = { server: string; readOnlyHint: boolean };
 
 export type PolicySettings = { approvalMode: ApprovalMode; protectedPaths: string[] };
 
@@ -37,6 +49,8 @@ export type ToolPolicyOptions = {
   getSettings(): PolicySettings;
   /** Shows the question and resolves with the person's answer; should reject or settle when `signal` aborts. */
   ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  /** The MCP tool called `name`, if it is one. */
+  mcpToolOf?(name: string): McpToolTraits | undefined;
 };
 
 export const DOOM_LOOP_REPEATS = 3;
@@ -50,9 +64,12 @@ export function activeToolNames(enabled: readonly string[], mode: ApprovalMode):
   return mode === 'read-only' || mode === 'plan' ? [...READ_ONLY_TOOLS] : [...enabled];
 }
 
-/** Why a call that could change something is blocked in a mode that only looks; undefined when it may run. */
-function lookOnlyBlock(name: string, mode: ApprovalMode): string | undefined {
-  if (toolTraits(name).readOnly) return undefined;
+/**
+ * Why a call that could change something is blocked in a mode that only looks (an MCP tool: unless the server hinted
+ * it is read-only); undefined when it may run.
+ */
+function lookOnlyBlock(name: string, mode: ApprovalMode, mcp: McpToolTraits | undefined): string | undefined {
+  if (mcp ? mcp.readOnlyHint : toolTraits(name).readOnly) return undefined;
   if (mode === 'read-only') {
     return `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`;
   }
@@ -63,6 +80,15 @@ function lookOnlyBlock(name: string, mode: ApprovalMode): string | undefined {
     );
   }
   return undefined;
+}
+
+/**
+ * The MCP tools active under `mode`, given the ones the person switched on: read-only mode keeps only those the server
+ * hinted are read-only (which still ask before each call), and so does plan mode.
+ */
+export function activeMcpToolNames(tools: readonly { name: string; readOnlyHint: boolean }[], enabled: readonly string[], mode: ApprovalMode): string[] {
+  const on = new Set(enabled);
+  return tools.filter((t) => on.has(t.name) && ((mode !== 'read-only' && mode !== 'plan') || t.readOnlyHint)).map((t) => t.name);
 }
 
 /** The workspace-relative form of a path the model gave (relative or absolute), for matching globs. */
@@ -101,6 +127,7 @@ type CallRecord = { toolCallId: string; key: string; failed: boolean | undefined
 /** One session's policy: its "always allow" choices and recent-call memory live as long as the session. */
 export class ToolPolicy {
   private readonly alwaysAllowed = new Set<string>();
+  private readonly alwaysAllowedServers = new Set<string>();
   private readonly history: CallRecord[] = [];
   private nextQuestionId = 1;
 
@@ -126,13 +153,14 @@ export class ToolPolicy {
     const key = callKey(name, call.args);
     const record: CallRecord = { toolCallId: call.toolCall.id, key, failed: undefined, error: '' };
 
-    const lookOnly = lookOnlyBlock(name, approvalMode);
+    const mcp = this.options.mcpToolOf?.(name);
+    const lookOnly = lookOnlyBlock(name, approvalMode, mcp);
     if (lookOnly) return { block: true, reason: lookOnly };
 
     const repeats = this.failedRepeatsOf(key);
-    const reason = this.reasonToAsk(name, call.args, approvalMode, protectedPaths, repeats);
+    const reason = mcp ? this.reasonToAskMcp(name, mcp, repeats) : this.reasonToAsk(name, call.args, approvalMode, protectedPaths, repeats);
     if (reason) {
-      const answer = await this.question(call.toolCall, name, call.args, reason, signal);
+      const answer = await this.question(call.toolCall, name, call.args, reason, signal, mcp?.server);
       if (answer.decision === 'deny') {
         const why = answer.reason?.trim();
         return {
@@ -143,7 +171,8 @@ export class ToolPolicy {
             ' Do not retry it; adjust your approach or ask them what they want.',
         };
       }
-      if (answer.decision === 'always' && reason.kind === 'ask-mode') this.alwaysAllowed.add(name);
+      if (answer.decision === 'always' && (reason.kind === 'ask-mode' || reason.kind === 'mcp-tool')) this.alwaysAllowed.add(name);
+      if (answer.decision === 'always-server' && reason.kind === 'mcp-tool') this.alwaysAllowedServers.add(reason.server);
       // Once the person lets a repeated call through, count afresh.
       if (reason.kind === 'doom-loop') this.history.length = 0;
     }
@@ -184,6 +213,14 @@ export class ToolPolicy {
     return undefined;
   }
 
+  private reasonToAskMcp(name: string, mcp: McpToolTraits, repeats: { count: number; lastError: string }): ApprovalReason | undefined {
+    if (repeats.count >= DOOM_LOOP_REPEATS - 1) {
+      return { kind: 'doom-loop', repeats: repeats.count + 1, lastError: repeats.lastError };
+    }
+    if (this.alwaysAllowed.has(name) || this.alwaysAllowedServers.has(mcp.server)) return undefined;
+    return { kind: 'mcp-tool', server: mcp.server };
+  }
+
   /** How many of the most recent calls were this same call, and failed, in a row. */
   private failedRepeatsOf(key: string): { count: number; lastError: string } {
     let count = 0;
@@ -203,6 +240,7 @@ export class ToolPolicy {
     args: unknown,
     reason: ApprovalReason,
     signal?: AbortSignal,
+    server?: string,
   ): Promise<ApprovalAnswer> {
     const question: ApprovalQuestion = {
       id: `approval-${this.nextQuestionId++}`,
@@ -210,7 +248,8 @@ export class ToolPolicy {
       toolName,
       args,
       reason,
-      canAlwaysAllow: reason.kind === 'ask-mode',
+      ...(server !== undefined ? { server } : {}),
+      canAlwaysAllow: reason.kind === 'ask-mode' || reason.kind === 'mcp-tool',
     };
     if (signal?.aborted) return { decision: 'deny', reason: 'The run was stopped before the person answered.' };
     try {

@@ -71,19 +71,17 @@ export class SessionController {
     this.runOptions = new RunOptions({
       workspace: this.workspace,
       tools: options.tools,
+      external: options.externalTools,
       streamFn: options.streamFn,
       now: options.now,
       onRetryNotice: (notice) => (this.activity.retryNotice = notice),
       skills: options.skillsForRun,
       webTools: () => this.webTools.on,
     });
-    this.compaction = new SessionCompaction(
-      options.compactions ?? [],
-      () => this.messages.length,
-      (compaction) => this.emit({ type: 'compaction', compaction }),
-    );
+    const compacted = (compaction: CompactionEntry) => this.emit({ type: 'compaction', compaction });
+    this.compaction = new SessionCompaction(options.compactions ?? [], () => this.messages.length, compacted);
     if (options.messages) this.loadMessages(options.messages);
-    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards);
+    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf);
   }
 
   /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */

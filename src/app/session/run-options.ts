@@ -7,11 +7,19 @@ import type { Workspace } from '../../runtime/workspace/workspace';
 import type { CompactionCall } from '../compaction/session-compaction.svelte';
 import { compactionSettingsOf } from '../compaction/long-session-settings';
 import { ProjectInstructions, type PromptInstructions } from '../instructions/project-instructions';
-import { activeToolNames } from '../policy/policy';
+import { activeToolNames, type McpToolTraits } from '../policy/policy';
 import { RootListing } from '../prompt/root-listing';
 import { workspaceSystemPrompt } from '../prompt/workspace-prompt';
 import { withPlanMode, type PromptSkill } from '../prompt/system-prompt';
 import type { Settings } from '../settings/settings';
+
+/** Tools from outside the workspace (the MCP servers' ones), asked for at the start of each run. */
+export type ExternalTools = {
+  /** The ones active under `settings` (switched on, reviewed, and read-only-hinted in read-only mode). */
+  activeTools(settings: Settings): AgentTool[];
+  /** The policy's view of the tool called `name`, if it is one of them. */
+  toolOf(name: string): McpToolTraits | undefined;
+};
 
 /** Everything a run, and the summary calls of its compactions, are given. */
 export type RunCall = CompactionCall & {
@@ -27,6 +35,8 @@ export type RunSources = {
   /** All the coding tools for the workspace; the settings choose which are active. */
   tools: AgentTool[];
   streamFn: StreamFn;
+  /** The MCP servers' tools, which join the coding tools under the same rule: one that is not active is not found. */
+  external?: ExternalTools;
   now?: () => Date;
   /** Hears "… Retrying in N s…" while a request is retried. */
   onRetryNotice: (notice: string) => void;
@@ -48,10 +58,12 @@ export class RunOptions {
     this.listing = new RootListing(sources.workspace);
   }
 
-  /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo). */
+  /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo), then the active MCP tools. */
   activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
-    return this.sources.tools.filter((tool) => active.has(tool.name));
+    const coding = this.sources.tools.filter((tool) => active.has(tool.name));
+    const external = this.sources.external?.activeTools(settings) ?? [];
+    return external.length === 0 ? coding : [...coding, ...external.filter((t) => !coding.some((c) => c.name === t.name))];
   }
 
   async systemPrompt(tools: AgentTool[], settings: Settings, notices: string[] = []): Promise<string> {

@@ -5,7 +5,7 @@ import type { CompactionEntry, Message, Model, StreamFn } from '../../ai/types';
 import type { Runtime } from '../../runtime/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { Settings } from '../settings/settings';
-import type { RunSources } from './run-options';
+import type { ExternalTools, RunSources } from './run-options';
 
 /**
  * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
@@ -23,6 +23,8 @@ export type SessionControllerOptions = {
   workspace: Runtime | Workspace;
   /** All the coding tools for this workspace; the settings choose which are active. */
   tools: AgentTool[];
+  /** The MCP servers' tools, asked for at each run's start. */
+  externalTools?: ExternalTools;
   getSettings(): Settings;
   /** The model for the current settings; throws a message for the person when none can be used. */
   resolveModel(settings: Settings): Model;

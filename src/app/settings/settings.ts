@@ -12,6 +12,8 @@ import {
   type ModelLimitsMap,
   type ReportedLimits,
 } from '../compaction/long-session-settings';
+import type { McpServerConfig } from '../../remote/mcp/types';
+import { mcpSecrets, parseMcpReviewed, parseMcpServers, type McpReviewed } from '../mcp/mcp-settings';
 
 export { PROVIDER_IDS, isCodingToolName };
 export type { CodingToolName, ProviderId, ReportedLimits };
@@ -76,6 +78,12 @@ export type Settings = {
   gitlabToken: string;
   /** https://gitlab.com, or a self-managed GitLab's address. */
   gitlabUrl: string;
+  /** Remote MCP servers (their headers are secrets, like the API key). */
+  mcpServers: McpServerConfig[];
+  /** The tool descriptions the person accepted, so a reload asks again only when one changed. */
+  mcpReviewed: McpReviewed;
+  /** The MCP tools switched on, by registry name (mcp__<server>__<tool>); accepting a review switches its tools on. */
+  mcpActiveTools: string[];
 };
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
@@ -119,6 +127,9 @@ export function defaultSettings(): Settings {
     githubRawUrl: DEFAULT_GITHUB_RAW_URL,
     gitlabToken: '',
     gitlabUrl: DEFAULT_GITLAB_URL,
+    mcpServers: [],
+    mcpReviewed: {},
+    mcpActiveTools: [],
   };
 }
 
@@ -141,7 +152,7 @@ const addressOr = (value: unknown, fallback: string): string =>
 
 /** Every secret the settings hold (API keys, remembered keys, host tokens): what an export's secret review must catch. */
 export function settingsSecrets(settings: Settings): string[] {
-  const all = [settings.apiKey, ...Object.values(settings.remembered).map((c) => c.apiKey), settings.githubToken, settings.gitlabToken];
+  const all = [settings.apiKey, ...Object.values(settings.remembered).map((c) => c.apiKey), settings.githubToken, settings.gitlabToken, ...mcpSecrets(settings.mcpServers)];
   return [...new Set(all.map((s) => s.trim()).filter(Boolean))];
 }
 
@@ -180,6 +191,9 @@ export function parseSettings(raw: unknown): Settings {
     githubRawUrl: addressOr(r.githubRawUrl, d.githubRawUrl),
     gitlabToken: stringOr(r.gitlabToken, d.gitlabToken).trim(),
     gitlabUrl: addressOr(r.gitlabUrl, d.gitlabUrl),
+    mcpServers: parseMcpServers(r.mcpServers),
+    mcpReviewed: parseMcpReviewed(r.mcpReviewed),
+    mcpActiveTools: stringList(r.mcpActiveTools, d.mcpActiveTools),
   };
 }
 
