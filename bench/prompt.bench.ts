@@ -5,7 +5,7 @@
 // after it, also after a change that does not matter (a source file) and one that does (a nested AGENTS.md). Target:
 // at most 20 ms after the first time. Prints figures; asserts nothing.
 import type { StreamFn } from '../src/ai/types';
-import { findWorkspaceConventions } from '../src/app/conventions/workspace-conventions';
+import { WorkspaceConventionsCache } from '../src/app/conventions/workspace-conventions';
 import { RunOptions } from '../src/app/session/run-options';
 import { defaultSettings } from '../src/app/settings/settings';
 import { createEmbeddedRuntime } from '../src/runtime/embedded';
@@ -43,9 +43,11 @@ async function main(): Promise<void> {
   const noModel: StreamFn = () => {
     throw new Error('The prompt bench never calls a model.');
   };
-  // Conventions.forRun (a Svelte state class) without the person's own skills, which this workspace has none of.
+  // Conventions.forRun (a Svelte state class) without the person's own skills, which this workspace has none of:
+  // the same cache it keeps of the workspace's.
+  const conventions = new WorkspaceConventionsCache(workspace);
   const workspaceSkills = async () =>
-    (await findWorkspaceConventions(workspace)).skills
+    (await conventions.current()).skills
       .filter((skill) => skill.invalid === undefined && skill.modelInvocable)
       .map(({ name, description, path }) => ({ name, description, path }));
   const options = new RunOptions({ workspace, tools: createCodingTools(workspace), streamFn: noModel, onRetryNotice: () => undefined, skills: workspaceSkills });
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
   console.log(`  after a source file changed (median of 5)  ${ms(median(afterSource))}`);
   console.log(`  after a nested AGENTS.md changed (median) ${ms(median(afterInstructions))}`);
   options.dispose();
+  conventions.dispose();
   await runtime.dispose();
 }
 

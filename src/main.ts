@@ -4,16 +4,15 @@ import { mount } from 'svelte';
 import { AppState } from './app/app.svelte';
 import { createBrowserBoot } from './app/browser-boot';
 import { browserServiceWorkerHost, ServiceWorkerClient } from './app/boot/service-worker-client.svelte';
-import { deliverMcpOAuthCallback, isMcpOAuthCallback } from './app/mcp/oauth-callback';
-import { browserSignInPage } from './app/mcp/signin-on-demand';
+import { isMcpOAuthCallback } from './app/mcp/oauth-callback-url';
 import App from './ui/App.svelte';
 import './ui/global.css';
 
-if (isMcpOAuthCallback(location)) deliverMcpOAuthCallback(window, document.getElementById('app')!);
+if (isMcpOAuthCallback(location)) void import('./app/mcp/oauth-callback').then((page) => page.deliverMcpOAuthCallback(window, document.getElementById('app')!));
 else startApp();
 
 function startApp(): void {
-  const app = new AppState({ bootRuntime: createBrowserBoot(), mcpSignInPage: browserSignInPage(window) });
+  const app = new AppState({ bootRuntime: createBrowserBoot(), mcpSignInWindow: window });
   const serviceWorkerHost = browserServiceWorkerHost();
   const updates = serviceWorkerHost ? new ServiceWorkerClient(serviceWorkerHost, () => !app.current?.running) : null;
 

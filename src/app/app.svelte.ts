@@ -25,8 +25,8 @@ import { PreviewServers } from './boot/preview-servers.svelte';
 import { SessionController } from './session/controller.svelte';
 import { defaultSettings, parseSettings, withApprovalMode, type Settings } from './settings/settings';
 import { customModel } from '../ai/models';
-import { McpServers, type McpSettings } from './mcp/mcp-servers.svelte';
-import { mcpSignInOnDemand, type McpSignInPage } from './mcp/signin-on-demand';
+import type { McpServers, McpSettings } from './mcp/mcp-servers.svelte';
+import type { ExternalTools } from './session/run-options';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
 
@@ -50,8 +50,8 @@ export type AppStateOptions = {
   settingsStore?: Pick<SessionStore, 'getSettings' | 'setSettings'>;
   /** Boots the sandbox; the app calls it once, and again on "try WebContainer again". */
   bootRuntime(app: AppState, preference: Settings['runtimePreference']): Promise<Runtime | null>;
-  /** The browser's sign-in popup and callback page for MCP servers (absent: a server that needs sign-in stays so). */
-  mcpSignInPage?: McpSignInPage;
+  /** The page whose popup and callback page MCP sign-in uses (absent: a server that needs sign-in stays so). */
+  mcpSignInWindow?: Window;
 };
 
 /** The page's state; created once in main.ts. */
@@ -82,8 +82,8 @@ export class AppState {
   readonly outsideEdits = new OutsideEditNotices();
   /** `git push` from the sandbox's shell and its questions to the person; made on the first push. */
   shellPush = $state.raw<ShellPush | null>(null);
-  /** The remote MCP servers: their connections, state, tool review and the tools they give each run. */
-  readonly mcp: McpServers;
+  /** The remote MCP servers: their connections, state, tool review and the tools they give each run (null while loading). */
+  mcp = $state.raw<McpServers | null>(null);
   /** Skills and command templates: the workspace's and the person's own (Settings → Skills). */
   readonly conventions = new Conventions({
     workspace: this.workspace,
@@ -104,12 +104,6 @@ export class AppState {
 
   constructor(options: AppStateOptions) {
     this.options = options;
-    const signIn = options.mcpSignInPage && mcpSignInOnDemand({
-      ...options.mcpSignInPage,
-      records: () => this.settings.mcpOAuth,
-      storeRecords: (mcpOAuth) => this.storeMcpSettings({ mcpOAuth }),
-    });
-    this.mcp = new McpServers({ settings: () => this.settings, store: (change) => this.storeMcpSettings(change), ...signIn });
     this.sessionShownAtStart = new Promise((resolve) => (this.markSessionShown = resolve));
   }
 
@@ -138,7 +132,7 @@ export class AppState {
     this.libraryStart = this.startLibrary();
     void this.libraryStart.then(this.markSessionShown, this.markSessionShown);
     await settings;
-    this.mcp.start();
+    void this.startMcp();
     const runtime = await this.options.bootRuntime(this, this.settings.runtimePreference);
     if (runtime) await this.useRuntime(runtime);
     else this.sandboxFailed();
@@ -207,7 +201,7 @@ export class AppState {
       ...init,
       workspace: this.workspace,
       tools: engine.tools,
-      externalTools: this.mcp,
+      externalTools: this.mcpTools,
       getSettings: () => this.settings,
       resolveModel,
       streamFn: engine.streamFn,
@@ -266,6 +260,28 @@ export class AppState {
     this.settings = withApprovalMode(this.settings, mode);
     await this.persistSettings();
   }
+
+  /** The MCP servers load with the settings, outside the initial bundle; a session asks for their tools at each run. */
+  private async startMcp(): Promise<void> {
+    try {
+      const [{ McpServers }, { browserSignInPage, mcpSignInOnDemand }] = await Promise.all([import('./mcp/mcp-servers.svelte'), import('./mcp/signin-on-demand')]);
+      const win = this.options.mcpSignInWindow;
+      const signIn = win && mcpSignInOnDemand({
+        ...browserSignInPage(win),
+        records: () => this.settings.mcpOAuth,
+        storeRecords: (mcpOAuth) => this.storeMcpSettings({ mcpOAuth }),
+      });
+      this.mcp = new McpServers({ settings: () => this.settings, store: (change) => this.storeMcpSettings(change), ...signIn });
+      this.mcp.start();
+    } catch {
+      // The chunk could not be fetched (offline on a first visit): no MCP servers until the page is reloaded.
+    }
+  }
+
+  private readonly mcpTools: ExternalTools = {
+    activeTools: (settings) => this.mcp?.activeTools(settings) ?? [],
+    toolOf: (name) => this.mcp?.toolOf(name),
+  };
 
   private async storeMcpSettings(change: Partial<McpSettings>): Promise<void> {
     this.settings = { ...this.settings, ...change };

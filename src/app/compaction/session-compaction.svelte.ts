@@ -18,7 +18,7 @@ import type { CompactionEntry, Message, Model, StreamFn, StreamOptions, Tool, Us
 import { emptyUsage } from '../../ai/types';
 import { errorText } from '../../ai/messages';
 import { fileEffectOf } from './file-effects';
-import { latestTodoList } from '../../tools/todo';
+import { latestTodoList } from '../../agent/todo-list';
 
 /** What is compacting: the run before a model call ('threshold', 'overflow'), or the person ('manual'). */
 export type CompactionActivity = { reason: CompactionReason | 'manual' };

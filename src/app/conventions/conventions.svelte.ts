@@ -44,10 +44,8 @@ export class Conventions implements SessionConventions {
   private loaded: Promise<void> | null = null;
   /** What is in the sandbox's /skills now: the personal skills it was made from, in the runtime it was put in. */
   private placed: { skills: PersonalConventionsContents['skills']; runtime: unknown } | null = null;
-  /** When the workspace's were last found: in which runtime, after how many relevant changes heard. */
-  private foundFor: { runtime: unknown; changes: number } | null = null;
-  private changes = 0;
-  private stopWatching: (() => void) | null = null;
+  /** The workspace's, found again only after a change that can matter. */
+  private found: import('./workspace-conventions').WorkspaceConventionsCache | null = null;
 
   constructor(private readonly options: ConventionsOptions) {}
 
@@ -88,23 +86,15 @@ export class Conventions implements SessionConventions {
     return this.loaded;
   }
 
-  /** Finds the workspace's again, unless nothing under .agents/ or .claude/ changed since the last time (the watch says). */
+  /** Finds the workspace's again, unless nothing under .agents/ or .claude/ changed since the last time. */
   async refresh(): Promise<void> {
     await this.load();
-    const { workspace } = this.options;
-    this.stopWatching ??= workspace.watch((paths) => {
-      if (paths.some(mayHoldConventions)) this.changes++;
-    });
-    await workspace.settleChanges().catch(() => false);
-    const runtime = workspace.current;
-    if (this.foundFor && this.foundFor.runtime === runtime && this.foundFor.changes === this.changes) return;
-    const changes = this.changes;
     try {
-      const { findWorkspaceConventions } = await import('./workspace-conventions');
-      const found = await findWorkspaceConventions(workspace);
+      const { WorkspaceConventionsCache } = await import('./workspace-conventions');
+      this.found ??= new WorkspaceConventionsCache(this.options.workspace);
+      const found = await this.found.current();
       this.workspaceSkills = found.skills;
       this.workspaceTemplates = found.templates;
-      this.foundFor = { runtime, changes };
     } catch {
       // No sandbox yet, or one being replaced: the next run finds them.
     }
@@ -149,6 +139,15 @@ export class Conventions implements SessionConventions {
     await this.change(async (store) => {
       await store?.remove('skill', name);
       this.personal = { ...this.personal, skills: this.personal.skills.filter((s) => s.name !== name), off: this.personal.off.filter((k) => k !== `personal:${name}`) };
+      await this.readPersonal();
+    });
+  }
+
+  /** Removes one of the person's own command templates. */
+  async removeCommand(name: string): Promise<void> {
+    await this.change(async (store) => {
+      await store?.remove('command', name);
+      this.personal = { ...this.personal, commands: this.personal.commands.filter((c) => c.name !== name) };
       await this.readPersonal();
     });
   }
@@ -224,9 +223,4 @@ export class Conventions implements SessionConventions {
 function mergeByName<T extends { name: string }>(list: T[], added: T[]): T[] {
   const names = new Set(added.map((item) => item.name));
   return [...list.filter((item) => !names.has(item.name)), ...added].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** A change that can add, alter or remove a workspace skill or template ('' is the whole workspace). */
-function mayHoldConventions(path: string): boolean {
-  return path === '' || path === '.agents' || path === '.claude' || path.startsWith('.agents/') || path.startsWith('.claude/');
 }

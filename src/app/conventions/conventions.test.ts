@@ -43,6 +43,12 @@ describe('Conventions', () => {
     await nextPage.refresh();
     expect(nextPage.items.map((i) => [i.skill.source, i.skill.name, i.state])).toEqual([['personal', 'pdf', 'on']]);
     expect(nextPage.commands().templates.map((t) => t.name)).toEqual(['review']);
+
+    await nextPage.removeCommand('review');
+    expect(nextPage.commands().templates).toEqual([]);
+    const { conventions: third } = conventionsWith({}, prefix);
+    await third.refresh();
+    expect(third.commands().templates).toEqual([]); // removed from storage, not just from this page
   });
 
   it('leaves skills switched off out of the prompt, and forgets a removed one', async () => {

@@ -10,6 +10,43 @@ export type WorkspaceConventions = { skills: Skill[]; templates: CommandTemplate
 const ROOTS = ['.agents', '.claude'];
 const GLOB = '{skills/*/SKILL.md,commands/*.md}';
 
+/**
+ * The workspace's skills and templates, found again only after the watch heard a change under .agents/ or .claude/
+ * (or the whole workspace, or another runtime): the prompt asks before every request, and 50 skills take ~70 ms to
+ * find and parse on a 20,000-file workspace.
+ */
+export class WorkspaceConventionsCache {
+  private found: { conventions: WorkspaceConventions; runtime: unknown; changes: number } | null = null;
+  private changes = 0;
+  private stopWatching: (() => void) | null = null;
+
+  constructor(private readonly workspace: Workspace) {}
+
+  /** The conventions as they are now (changes the runtime has not reported yet are asked for first). */
+  async current(): Promise<WorkspaceConventions> {
+    this.stopWatching ??= this.workspace.watch((paths) => {
+      if (paths.some(mayHoldConventions)) this.changes++;
+    });
+    await this.workspace.settleChanges().catch(() => false);
+    const runtime = this.workspace.current;
+    if (this.found && this.found.runtime === runtime && this.found.changes === this.changes) return this.found.conventions;
+    const changes = this.changes;
+    const conventions = await findWorkspaceConventions(this.workspace);
+    this.found = { conventions, runtime, changes };
+    return conventions;
+  }
+
+  dispose(): void {
+    this.stopWatching?.();
+    this.stopWatching = null;
+  }
+}
+
+/** A change that can add, alter or remove a workspace skill or template ('' is the whole workspace). */
+function mayHoldConventions(path: string): boolean {
+  return path === '' || path === '.agents' || path === '.claude' || path.startsWith('.agents/') || path.startsWith('.claude/');
+}
+
 /** The workspace's skills (`<root>/skills/*\/SKILL.md`) and templates (`<root>/commands/*.md`); an unreadable file is left out. */
 export async function findWorkspaceConventions(workspace: Workspace): Promise<WorkspaceConventions> {
   const found: WorkspaceConventions = { skills: [], templates: [] };

@@ -13,7 +13,7 @@ import {
   type SessionRecord,
   type SessionStore,
 } from '../../store';
-import { latestTodoList } from '../../tools/todo';
+import { latestTodoList } from '../../agent/todo-list';
 import { exportedToolCall } from '../session/tool-cards/tool-summary';
 
 export type ExportFormat = 'session' | 'html';

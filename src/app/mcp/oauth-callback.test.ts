@@ -1,6 +1,7 @@
 // The callback page's hand-back and the signing-in page's wait for it (Node's BroadcastChannel, a fake window).
 import { expect, it } from 'vitest';
-import { deliverMcpOAuthCallback, isMcpOAuthCallback, mcpOAuthRedirectUrl, waitForMcpOAuthCallback } from './oauth-callback';
+import { deliverMcpOAuthCallback, waitForMcpOAuthCallback } from './oauth-callback';
+import { isMcpOAuthCallback, mcpOAuthRedirectUrl } from './oauth-callback-url';
 
 const ORIGIN = 'https://conch.example';
 

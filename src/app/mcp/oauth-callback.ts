@@ -1,25 +1,14 @@
-// The app's OAuth callback page for MCP sign-in: index.html itself with `?mcp-oauth-callback`, so it is served
-// wherever the app is (any static host, any base path, offline through the service worker's app shell) and needs no
-// second build input. Opened in the sign-in popup, it hands the URL it was called with (code and state) to the page
-// that started the sign-in, then closes. The page is cross-origin isolated (COOP same-origin), so once the popup has
+// The app's OAuth callback page for MCP sign-in (its address: oauth-callback-url.ts; no second build input).
+// Opened in the sign-in popup, it hands the URL it was called with (code and state) to the page that started the
+// sign-in, then closes. The page is cross-origin isolated (COOP same-origin), so once the popup has
 // been to the authorization server it is no longer the opener's: a BroadcastChannel of this origin carries the
 // answer, and postMessage to the opener (checked against this origin) where the opener is still there.
+import { isMcpOAuthCallback } from './oauth-callback-url';
 
-const QUERY_FLAG = 'mcp-oauth-callback';
 const CHANNEL = 'conch-mcp-oauth';
 const MESSAGE_TYPE = 'conch-mcp-oauth-callback';
 
 type CallbackMessage = { type: typeof MESSAGE_TYPE; url: string };
-
-/** The callback URL registered with every MCP authorization server: this page's address with the flag. */
-export function mcpOAuthRedirectUrl(location: Pick<Location, 'origin' | 'pathname'>): string {
-  return `${location.origin}${location.pathname}?${QUERY_FLAG}`;
-}
-
-/** True when the page was opened as the OAuth callback (it must not start the app). */
-export function isMcpOAuthCallback(location: Pick<Location, 'search'>): boolean {
-  return new URLSearchParams(location.search).has(QUERY_FLAG);
-}
 
 /** The callback page's whole job: hand the answer to the page that signs in, say so, and close. */
 export function deliverMcpOAuthCallback(win: Window, body: HTMLElement): void {

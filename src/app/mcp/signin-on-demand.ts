@@ -1,9 +1,10 @@
-// MCP sign-in as the app's MCP servers use it, without putting it in the page's initial JavaScript: the sign-in
+// MCP sign-in as the app's MCP servers use it (loaded with them, outside the page's initial JavaScript): the sign-in
 // module (mcp-signin.ts) loads with the first connection or sign-in. The popup is opened here, at once, in the
 // person's click: one opened after waiting for a module or the network is blocked by the browser.
 import type { McpConnectOptions, McpServerConfig } from '../../remote/mcp/types';
 import type { McpSignIn, McpSignInOptions, McpSignInPage } from './mcp-signin';
-import { mcpOAuthRedirectUrl, waitForMcpOAuthCallback } from './oauth-callback';
+import { waitForMcpOAuthCallback } from './oauth-callback';
+import { mcpOAuthRedirectUrl } from './oauth-callback-url';
 
 export type { McpSignInOptions, McpSignInPage };
 

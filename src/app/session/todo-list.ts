@@ -3,7 +3,7 @@
 // transcript (the session's entries, its file, its export) is where it lives.
 import { completedCount } from '../../agent/todo-list';
 import type { AssistantMessage, Message, TodoItem } from '../../ai/types';
-import { latestTodoList, todoListOfReply } from '../../tools/todo';
+import { latestTodoList, todoListOfReply } from '../../agent/todo-list';
 
 export type { TodoItem };
 
