@@ -77,10 +77,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     });
 
     test('a server without CORS gives the plain message', async ({ page, mock }) => {
-      // Known failure, in the client core: it tells CORS from a server that is down by a no-cors probe, but the page is
-      // cross-origin isolated (COEP require-corp), where every no-cors answer without Cross-Origin-Resource-Policy is a
-      // network error too, so the probe always says "does not answer". Remove this line once that is fixed.
-      test.fail();
+      // The page is cross-origin isolated, so it cannot tell a server without CORS from one that is down: the message
+      // names both, the CORS requirement in the plain words.
       mcp = await startMockMcp({ cors: false });
       await openAndConfigure(page, mock);
       await addServer(page, 'nocors', mcp.url);

@@ -32,13 +32,17 @@ export function failureText(error: unknown): string {
   return (text.trim() || 'no reason given') + cause;
 }
 
-/** Why a server that fetch could not reach is unreachable: CORS when a no-cors probe gets through, else down. */
+/**
+ * Why a server that fetch could not reach is unreachable: CORS when a no-cors probe gets through. When it does not,
+ * both remain possible: a cross-origin isolated page (COEP require-corp, as Conch's is) refuses every no-cors answer
+ * that lacks Cross-Origin-Resource-Policy, so a page cannot tell a server without CORS from one that is down.
+ */
 export async function unreachableReason(fetchFn: typeof fetch, url: string): Promise<string> {
   try {
     // An opaque answer to a no-cors request means something is there: then only the CORS headers are missing.
     await fetchFn(url, { method: 'GET', mode: 'no-cors', signal: AbortSignal.timeout(5000) });
     return CORS_MESSAGE;
   } catch {
-    return `the server at ${url} does not answer: it is not running, or the address is wrong`;
+    return `the server at ${url} does not answer this page: it is not running, the address is wrong, or ${CORS_MESSAGE}`;
   }
 }
