@@ -264,7 +264,10 @@ export class AppState {
   /** The MCP servers load with the settings, outside the initial bundle; a session asks for their tools at each run. */
   private async startMcp(): Promise<void> {
     try {
-      const [{ McpServers }, { browserSignInPage, mcpSignInOnDemand }] = await Promise.all([import('./mcp/mcp-servers.svelte'), import('./mcp/signin-on-demand')]);
+      const [{ McpServers }, { browserSignInPage, mcpSignInOnDemand }] = await Promise.all([
+        import('./mcp/mcp-servers.svelte'),
+        import('./mcp/signin-on-demand'),
+      ]);
       const win = this.options.mcpSignInWindow;
       const signIn = win && mcpSignInOnDemand({
         ...browserSignInPage(win),
