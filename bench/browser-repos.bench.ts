@@ -67,13 +67,16 @@ try {
     { address: 'octo/small', token: '', files: repo.files.slice(0, 2_000) },
     { address: 'octo/big', token: TOKEN, files: repo.files },
   ].filter((c) => !only || c.address.endsWith(only))) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: process.env.SW_BLOCK ? 'block' : 'allow' });
     const page = await context.newPage();
     const ms = await importByAddress(page, c.address, c.token);
+    const phases = await page.evaluate(() =>
+      performance.getEntriesByType('measure').filter((m) => m.name === 'conch:host-fetch' || m.name === 'conch:host-import').map((m) => `${m.name.slice(6)} ${(m.duration / 1000).toFixed(1)} s`),
+    );
     console.log(
       `github import in the app, ${c.files.length.toLocaleString('en')} files / ${bytes(c.files).toFixed(1)} MB, ${c.token ? 'with a token' : 'no token'}: ` +
         `${(ms / 1000).toFixed(1)} s from Import to the result (${LATENCY_MS} ms per request); ` +
-        `requests: ${github.counts.api} REST, ${github.counts.graphql} GraphQL, ${github.counts.raw} raw`,
+        `requests: ${github.counts.api} REST, ${github.counts.graphql} GraphQL, ${github.counts.raw} raw; ${phases.join(', ')}`,
     );
     await context.close();
   }

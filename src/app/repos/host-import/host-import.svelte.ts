@@ -3,6 +3,7 @@
 // into the open session like a zip (workspace and baseline, replaced only when everything succeeded). A `?repo=` link
 // only fills the field and asks for confirmation: nothing is fetched before the person confirms.
 import { errorText } from '../../error-text';
+import { timed } from '../../user-timing';
 import type { SessionLibrary } from '../../library/library.svelte';
 import type { Toasts } from '../../toasts.svelte';
 import { isCancel } from '../../workspace/import-outcome';
@@ -85,15 +86,17 @@ export class HostImport {
       const parsed = readRepoAddress(this.url, this.deps.settings());
       if (!parsed.ok) throw new Error(parsed.error);
       const source = importSourceFor(parsed.location.host, this.deps.settings(), this.fetchFn);
-      const fetched = await source.fetch(parsed.location, {
+      // A count per file arrives 2,000 times in a few seconds: the page shows the latest at most every 100 ms.
+      const progress = throttled<Partial<HostImport>>(100, (shown) => Object.assign(this, shown));
+      const fetched = await timed('host-fetch', () => source.fetch(parsed.location, {
         signal: controller.signal,
         onProgress: (p) => {
           if (p.phase === 'listing') this.phase = 'listing';
-          else Object.assign(this, { phase: 'fetching', files: p.files, totalFiles: p.totalFiles, bytes: p.bytes, totalBytes: p.totalBytes });
+          else progress.show({ phase: 'fetching', files: p.files, totalFiles: p.totalFiles, bytes: p.bytes, totalBytes: p.totalBytes });
         },
-      });
+      })).finally(() => progress.flush());
       const name = originBaselineName(fetched.origin);
-      const imported = await library.transfer.importRepo({ kind: 'host', name, entries: fetched.entries, origin: fetched.origin }, { signal: controller.signal });
+      const imported = await timed('host-import', () => library.transfer.importRepo({ kind: 'host', name, entries: fetched.entries, origin: fetched.origin }, { signal: controller.signal }));
       const files = `${imported.files.toLocaleString('en')} ${imported.files === 1 ? 'file' : 'files'}`;
       const { owner, repo, ref, sha } = fetched.origin;
       this.result = { message: `Imported ${owner}/${repo} at ${ref} (${sha.slice(0, 7)}): ${files}.`, leftOut: fetched.leftOut.map(leftOutLine) };
@@ -123,4 +126,23 @@ export class HostImport {
   private get fetchFn(): typeof fetch {
     return this.deps.fetch ?? ((...args) => globalThis.fetch(...args));
   }
+}
+
+/** `apply` the latest value at most every `ms`; `flush` applies one still waiting. */
+function throttled<T>(ms: number, apply: (value: T) => void): { show(value: T): void; flush(): void } {
+  let waiting: { value: T } | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (waiting) apply(waiting.value);
+    waiting = null;
+  };
+  return {
+    show(value) {
+      waiting = { value };
+      timer ??= setTimeout(flush, ms);
+    },
+    flush,
+  };
 }
