@@ -143,15 +143,15 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       const bash = page.locator('[data-testid="tool-call"][data-tool="bash"]').last();
       await expect(bash).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
       expect(github.pulls('octo', name)).toMatchObject([{ number: 1, head: 'conch/commit-and-push', base: 'main', title: 'Log 2' }]);
-      const toModel = JSON.stringify(mock.requests.at(-1)?.body ?? '');
-      expect(toModel).toContain('Pull request #1 opened');
+      // The tool result reaches the model with the next request, which may still be on its way.
+      await expect.poll(() => JSON.stringify(mock.requests.at(-1)?.body ?? '')).toContain('Pull request #1 opened');
 
       mock.setScript([callTurn('bash', { command: "echo more >> README.md && git commit -q -am 'More' && git push" }), textTurn('Declined.')]);
       await ask(page, 'Push once more');
       await expect(card).toBeVisible({ timeout: 20_000 });
       await card.getByTestId('git-push-deny').click();
       await expect(page.locator('[data-testid="tool-call"][data-tool="bash"]').last()).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
-      expect(JSON.stringify(mock.requests.at(-1)?.body ?? '')).toContain('the person declined the push');
+      await expect.poll(() => JSON.stringify(mock.requests.at(-1)?.body ?? '')).toContain('the person declined the push');
       expect(commitsOnBranch('octo', name, 'conch/commit-and-push')).toBe(1);
     });
 
