@@ -32,5 +32,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20000,
     pool: 'forks',
+    // Both cores: the unit suite is CPU-bound (vitest would use one worker on this 2-core machine).
+    maxWorkers: 2,
   },
 });
