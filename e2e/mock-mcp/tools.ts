@@ -49,7 +49,11 @@ export const STANDARD_TOOLS: MockTool[] = [
     description: 'Works in three steps, reporting progress.',
     inputSchema: { type: 'object', properties: {} },
     run: async (_args, context) => {
-      for (let step = 1; step <= 3; step++) await context.progress(step, 3, `step ${step}`);
+      // Like a real tool, each step takes a moment, so the card has time to show it.
+      for (let step = 1; step <= 3; step++) {
+        await context.progress(step, 3, `step ${step}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       return text('all steps done');
     },
   },
