@@ -8,6 +8,7 @@ import { errorText } from '../error-text';
 import type { CommandTemplate } from './command-template';
 import type { Skill } from './skill';
 import type { SlashCommandSet } from './slash-commands';
+import type { WorkspaceConventionsCache } from './workspace-conventions';
 
 /** Where the person's own skills are in the sandbox, outside the workspace. */
 export const PERSONAL_SKILLS_ROOT = '/skills';
@@ -45,7 +46,7 @@ export class Conventions implements SessionConventions {
   /** What is in the sandbox's /skills now: the personal skills it was made from, in the runtime it was put in. */
   private placed: { skills: PersonalConventionsContents['skills']; runtime: unknown } | null = null;
   /** The workspace's, found again only after a change that can matter. */
-  private found: import('./workspace-conventions').WorkspaceConventionsCache | null = null;
+  private found: WorkspaceConventionsCache | null = null;
 
   constructor(private readonly options: ConventionsOptions) {}
 
