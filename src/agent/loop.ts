@@ -23,7 +23,8 @@
  *
  * Before every model call, `beforeModelCall` may swap the transcript for a compacted view (the run continues from it)
  * and limit the output; after a context overflow it gets one chance to do so and the call is sent again
- * (model-call.ts).
+ * (model-call.ts). It may also give the active tools from then on: the calls of that call's reply, and of every later one,
+ * are looked up among them.
  *
  * The provider's `request.messages` is the loop's live transcript: read it during the call, copy it to keep it.
  */
@@ -40,7 +41,7 @@ import {
   stoppedByInternalError,
   toolResultMessage,
 } from './tool-results';
-import type { AgentContext, AgentEvent, AgentLoopConfig } from './types';
+import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool } from './types';
 
 /** Runs the loop from `prompts` on top of `context`; the stream's result() is the messages this run appended. */
 export function runAgentLoop(
@@ -63,6 +64,8 @@ async function runTurns(
 ): Promise<void> {
   const aborts = new AbortRace(signal);
   let transcript = context.messages.slice();
+  // The active tools, which beforeModelCall may replace between turns (a server's tool list changed).
+  let tools = context.tools;
   const appended: Message[] = [];
   const emit = (event: AgentEvent) => stream.push(event);
   const deliver = (message: Message) => {
@@ -79,13 +82,14 @@ async function runTurns(
       emit({ type: 'turn_start' });
       for (const message of queued) deliver(message);
 
-      const call = await callModel(transcript, context, config, aborts, emit);
+      const call = await callModel(transcript, { ...context, tools }, config, aborts, emit);
       transcript = call.transcript;
+      tools = call.tools;
       const assistant = call.assistant;
       transcript.push(assistant);
       appended.push(assistant);
 
-      const toolResults = await settleToolCalls(assistant, context, config, aborts, emit, deliver);
+      const toolResults = await settleToolCalls(assistant, tools, config, aborts, emit, deliver);
       emit({ type: 'turn_end', message: assistant, toolResults });
 
       if (assistant.stopReason === 'error' || assistant.stopReason === 'aborted' || signal?.aborted) break;
@@ -106,7 +110,7 @@ async function runTurns(
 
 async function settleToolCalls(
   assistant: AssistantMessage,
-  context: AgentContext,
+  tools: AgentTool[],
   config: AgentLoopConfig,
   aborts: AbortRace,
   emit: (event: AgentEvent) => void,
@@ -114,7 +118,7 @@ async function settleToolCalls(
 ): Promise<ToolResultMessage[]> {
   const calls = assistant.content.filter((block): block is ToolCall => block.type === 'toolCall');
   if (calls.length === 0) return [];
-  const batch: ToolBatch = { calls, tools: context.tools, config, aborts, emit, deliver };
+  const batch: ToolBatch = { calls, tools, config, aborts, emit, deliver };
   switch (assistant.stopReason) {
     case 'length':
       return settleWithoutRunning(batch, (call) => cutOffByLength(call.name));

@@ -64,6 +64,19 @@ describe('the pre-call hook', () => {
     expect(requests.map((request) => request.systemPrompt)).toEqual(['Instructions as they are now.', 'You are a test.']);
   });
 
+  it('may give the active tools from that call on: the reply\'s calls are looked up among them', async () => {
+    const later = { ...echoTool(), name: 'later' };
+    let calls = 0;
+    const { requests, messages } = await runScripted(
+      [{ content: [toolCall('echo', { text: 'a' })] }, { content: [toolCall('later', { text: 'b' }), toolCall('echo', { text: 'c' })] }, 'done'],
+      { tools: [echoTool()], config: { beforeModelCall: async () => (++calls === 2 ? { tools: [later] } : undefined) } },
+    );
+    expect(requests.map((request) => request.tools.map((tool) => tool.name))).toEqual([['echo'], ['later'], ['later']]);
+    const results = messages.filter((m) => m.role === 'toolResult');
+    expect(results.map((r) => [r.toolName, r.isError])).toEqual([['echo', false], ['later', false], ['echo', true]]);
+    expect(JSON.stringify(results[2].content)).toContain('Tool echo not found');
+  });
+
   it('fails the call with the reason when the hook throws, sending nothing', async () => {
     const { requests, messages } = await runScripted(['never'], {
       config: { beforeModelCall: async () => Promise.reject(new Error('storage is full')) },

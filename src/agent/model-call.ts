@@ -11,7 +11,8 @@ import { streamAssistantMessage } from './assistant-stream';
 import { isContextOverflowMessage } from './compaction/overflow';
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool, ModelCallInfo, ModelCallPlan } from './types';
 
-export type ModelCallResult = { assistant: AssistantMessage; transcript: Message[] };
+/** The reply, the transcript the run continues from, and the active tools its calls are looked up among. */
+export type ModelCallResult = { assistant: AssistantMessage; transcript: Message[]; tools: AgentTool[] };
 
 // The tools as the provider sees them, made once per run's tool list: the same array on every call of a run lets the
 // context guard's estimate of the tool schemas be remembered instead of recounted before each call.
@@ -33,34 +34,43 @@ export async function callModel(
   aborts: AbortRace,
   emit: (event: AgentEvent) => void,
 ): Promise<ModelCallResult> {
-  const tools = providerTools(context.tools);
+  let active = context.tools;
+  let tools = providerTools(active);
   // The live transcript, not a copy: nothing is appended while the provider streams, and copying it every turn is
   // quadratic in a long run. A provider that keeps it beyond the call must copy it.
   let systemPrompt = context.systemPrompt;
   const request = (messages: Message[]): StreamRequest => ({ systemPrompt, messages, tools });
   if (!config.beforeModelCall) {
-    return { assistant: await streamAssistantMessage(request(transcript), config, aborts, emit), transcript };
+    return { assistant: await streamAssistantMessage(request(transcript), config, aborts, emit), transcript, tools: active };
   }
 
   const plan = await askHook(config, request(transcript), aborts);
-  if (plan instanceof Error) return { assistant: failedBeforeCall(config, plan, emit), transcript };
+  if (plan instanceof Error) return { assistant: failedBeforeCall(config, plan, emit), transcript, tools: active };
   systemPrompt = plan?.systemPrompt ?? systemPrompt;
+  if (plan?.tools) {
+    active = plan.tools;
+    tools = providerTools(active);
+  }
   let messages = plan?.messages ? plan.messages.slice() : transcript;
   const held = new HeldStart(emit);
   const first = await streamAssistantMessage(request(messages), config, aborts, held.emit, plan?.maxTokens);
   if (!held.holding || !isContextOverflowMessage(first)) {
     held.release();
-    return { assistant: first, transcript: messages };
+    return { assistant: first, transcript: messages, tools: active };
   }
 
   const retry = await askHook(config, { ...request(messages), overflow: first.errorMessage }, aborts);
   if (retry instanceof Error || !retry?.messages) {
     held.release();
-    return { assistant: first, transcript: messages };
+    return { assistant: first, transcript: messages, tools: active };
   }
   messages = retry.messages.slice();
   systemPrompt = retry.systemPrompt ?? systemPrompt;
-  return { assistant: await streamAssistantMessage(request(messages), config, aborts, emit, retry.maxTokens), transcript: messages };
+  return {
+    assistant: await streamAssistantMessage(request(messages), config, aborts, emit, retry.maxTokens),
+    transcript: messages,
+    tools: active,
+  };
 }
 
 async function askHook(

@@ -67,10 +67,11 @@ export type ModelCallInfo = {
 };
 
 /**
- * How to make the call: different messages (which the run then continues from), an output limit, and a system prompt
- * for this call instead of the run's (its instructions changed mid-run).
+ * How to make the call: different messages (which the run then continues from), an output limit, a system prompt
+ * for this call instead of the run's (its instructions changed mid-run), and the active tools from this call on (an
+ * MCP server changed its tool list mid-run: the calls of this call's reply are looked up among these).
  */
-export type ModelCallPlan = { messages?: Message[]; maxTokens?: number; systemPrompt?: string };
+export type ModelCallPlan = { messages?: Message[]; maxTokens?: number; systemPrompt?: string; tools?: AgentTool[] };
 
 export interface AgentLoopConfig {
   model: Model;

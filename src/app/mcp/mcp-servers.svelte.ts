@@ -1,7 +1,7 @@
 // The page's MCP servers: one connection per configured server, owned here (started with the page for those set to
 // connect on start, or when the person saves one), its state for Settings, the tool review the person answers
-// before a server's tools are offered, and the tools each run is given. A session asks this for its MCP tools at the
-// start of every run, so a tool list changed by the server (tools/list_changed) applies from the next run on.
+// before a server's tools are offered, and the tools each run is given. A session asks this for its MCP tools before every
+// model call, so a tool list changed by the server (tools/list_changed) applies from the next turn on.
 import type { AgentTool } from '../../agent/types';
 import { errorText } from '../../ai/messages';
 import type { McpConnection, McpConnectOptions, McpServerConfig, McpServerState, McpToolInfo } from '../../remote/mcp/types';
@@ -153,9 +153,12 @@ export class McpServers {
 
   /**
    * The MCP tools a run is given under `settings`: of connected servers whose list the person accepted, usable,
-   * switched on, reviewed as they are now, and in read-only mode only the read-only-hinted ones.
+   * switched on, reviewed as they are now, and in read-only mode only the read-only-hinted ones. The approval mode is
+   * the run's; what is reviewed and switched on is as stored now (a list accepted mid-run applies at the next turn).
    */
-  activeTools(settings: Settings): AgentTool[] {
+  activeTools(runSettings: Settings): AgentTool[] {
+    const { mcpReviewed, mcpActiveTools } = this.options.settings();
+    const settings = { approvalMode: runSettings.approvalMode, mcpReviewed, mcpActiveTools };
     const out: AgentTool[] = [];
     for (const view of this.servers) {
       const live = this.connections.get(view.config.id);

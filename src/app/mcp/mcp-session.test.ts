@@ -1,5 +1,5 @@
 // MCP tools in a session's runs: named mcp__<server>__<tool> in the registry, offered only when active, asking
-// before each call until always-allowed, and a list change applied from the next run on.
+// before each call until always-allowed, and a list change applied from the next turn on.
 import { describe, expect, it } from 'vitest';
 import { createScriptedStreamFn, toolCall, type ScriptedTurnInput } from '../../ai/providers/scripted';
 import { testModel } from '../../ai/testing/test-model';
@@ -104,5 +104,25 @@ describe('MCP tools in a session', () => {
     controller.send('second');
     await controller.idle();
     expect(streamFn.requests.map((r) => r.tools.length)).toEqual([2, 3]);
+  });
+
+  it('a tool list changed during a run applies from its next model call: the new tool is offered and found', async () => {
+    const { controller, streamFn, connection, servers } = await setup([
+      { content: [toolCall('mcp__docs__search', { q: 'a' })] },
+      { content: [toolCall('mcp__docs__archive', {})] },
+      { content: 'Done.' },
+    ]);
+    controller.send('go');
+    await waitFor(() => controller.approvals.length === 1, 'the first approval');
+    connection.setTools([{ name: 'search', readOnlyHint: true }, { name: 'publish' }, { name: 'archive' }]);
+    await servers.accept(servers.review!.serverId);
+    controller.answerApproval(controller.approvals[0].question.id, { decision: 'allow' });
+    await waitFor(() => controller.approvals.length === 1 && controller.approvals[0].question.toolName === 'mcp__docs__archive', 'the second approval');
+    controller.answerApproval(controller.approvals[0].question.id, { decision: 'allow' });
+    await controller.idle();
+
+    expect(streamFn.requests.map((r) => r.tools.filter((t) => t.name.startsWith('mcp__')).length)).toEqual([2, 3, 3]);
+    expect(connection.calls.map((c) => c.name)).toEqual(['search', 'archive']);
+    expect(streamFn.requests[1].systemPrompt).toContain('mcp__docs__archive');
   });
 });

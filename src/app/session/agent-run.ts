@@ -54,8 +54,11 @@ export async function runAgent(run: AgentRun): Promise<string | null> {
         beforeModelCall: async (modelCall, signal) => {
           const plan = await guard.beforeModelCall(modelCall, signal);
           if (plan?.messages) instructions.contextReplaced(plan.messages); // compacted: summarised instructions are gone
+          // A server's tool list changed mid-run (tools/list_changed): its reply's calls are looked up among the new ones.
+          const tools = call.currentTools();
           const systemPrompt = await call.currentSystemPrompt(); // an instruction file edited mid-run is sent as it is now
-          return systemPrompt === call.systemPrompt ? plan : { ...plan, systemPrompt };
+          if (systemPrompt === call.systemPrompt && tools === call.tools) return plan;
+          return { ...plan, systemPrompt, tools };
         },
         beforeToolCall: async (toolCall, signal) => {
           const result = await policy.beforeToolCall(toolCall, signal);

@@ -26,8 +26,10 @@ export type RunCall = CompactionCall & {
   tools: AgentTool[];
   streamOptions: Omit<StreamOptions, 'signal'>;
   instructions: ProjectInstructions;
-  /** The system prompt as it would be built now: `systemPrompt` again, unless the instructions changed mid-run. */
+  /** The system prompt as it would be built now: `systemPrompt` again, unless the instructions or the tools changed mid-run. */
   currentSystemPrompt(): Promise<string>;
+  /** The active tools as they are now: `tools` again (the same array) unless an MCP server's tool list changed mid-run. */
+  currentTools(): AgentTool[];
 };
 
 export type RunSources = {
@@ -74,10 +76,20 @@ export class RunOptions {
   async callFor(settings: Settings, model: Model, notices: string[] = []): Promise<RunCall> {
     const tools = this.activeTools(settings);
     let built = await this.promptWithInstructions(tools, settings, notices);
+    let current = tools;
+    let builtFor = tools;
     const systemPrompt = built.prompt;
+    const currentTools = () => {
+      const now = this.activeTools(settings);
+      if (!sameTools(now, current)) current = now;
+      return current;
+    };
     const currentSystemPrompt = async () => {
       const instructions = await this.instructions.forPrompt();
-      if (!samePromptInstructions(instructions, built.instructions)) built = await this.promptWithInstructions(tools, settings, notices);
+      if (builtFor !== current || !samePromptInstructions(instructions, built.instructions)) {
+        builtFor = current;
+        built = await this.promptWithInstructions(current, settings, notices);
+      }
       return built.prompt;
     };
     return {
@@ -92,6 +104,7 @@ export class RunOptions {
       tools,
       instructions: this.instructions,
       currentSystemPrompt,
+      currentTools,
     };
   }
 
@@ -108,6 +121,10 @@ export class RunOptions {
     this.instructions.dispose();
     this.listing.dispose();
   }
+}
+
+function sameTools(a: AgentTool[], b: AgentTool[]): boolean {
+  return a.length === b.length && a.every((tool, i) => tool === b[i]);
 }
 
 function samePromptInstructions(a: PromptInstructions, b: PromptInstructions): boolean {

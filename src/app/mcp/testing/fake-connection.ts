@@ -35,6 +35,7 @@ export class FakeMcpConnection implements McpConnection {
         ...(t.unavailable ? { unavailable: t.unavailable } : {}),
       };
     });
+    this.offered = undefined;
     this.state = { state: 'connected', tools: this.list.length };
     this.changed();
   }
@@ -53,8 +54,11 @@ export class FakeMcpConnection implements McpConnection {
     return this.list;
   }
 
+  // Made once per list, as the real connection does: a run sees the same tools until the list changes.
+  private offered: AgentTool[] | undefined;
+
   agentTools(): AgentTool[] {
-    return this.list
+    return (this.offered ??= this.list
       .filter((t) => !t.unavailable)
       .map((t) => ({
         name: t.name,
@@ -65,7 +69,7 @@ export class FakeMcpConnection implements McpConnection {
           this.calls.push({ name: t.serverName, args });
           return { content: [{ type: 'text' as const, text: `${t.serverName} done` }] };
         },
-      }));
+      })));
   }
 
   prompts(): McpPromptInfo[] {
