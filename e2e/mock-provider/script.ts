@@ -62,6 +62,8 @@ export type MockTurn = {
   times?: number;
   /** Default: toolUse when the turn has tool calls, else stop. */
   stopReason?: 'stop' | 'length' | 'toolUse';
+  /** Anthropic only: the API paused a long turn of server tools (stop reason pause_turn), to be sent back and continued. */
+  pauseTurn?: boolean;
   usage?: Partial<MockUsage>;
   /** Wait before sending response headers. */
   delayMs?: number;

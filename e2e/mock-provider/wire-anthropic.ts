@@ -65,7 +65,7 @@ export function anthropicFrames(turn: MockTurn, model: string, serial: number): 
   const fetches = turn.content.filter((b) => b.type === 'webFetch').length;
   frames.push(sse('message_delta', {
     type: 'message_delta',
-    delta: { stop_reason: stop === 'length' ? 'max_tokens' : stop === 'toolUse' ? 'tool_use' : 'end_turn', stop_sequence: null },
+    delta: { stop_reason: turn.pauseTurn ? 'pause_turn' : stop === 'length' ? 'max_tokens' : stop === 'toolUse' ? 'tool_use' : 'end_turn', stop_sequence: null },
     usage: { input_tokens: usage.input, cache_creation_input_tokens: usage.cacheWrite, cache_read_input_tokens: usage.cacheRead,
       output_tokens: usage.output,
       ...(searches + fetches > 0 ? { server_tool_use: { web_search_requests: searches, web_fetch_requests: fetches } } : {}) },

@@ -33,10 +33,25 @@ export function streamAnthropic(model: Model, request: StreamRequest, options?: 
       ...(options.fetch ? { fetch: options.fetch } : {}),
       defaultHeaders: { ...options.headers, 'x-api-key': options.apiKey ?? '', Authorization: null },
     });
-    const events = await client.messages.create(anthropicParams(model, request, options), { signal });
-    return readAnthropicStream(events, builder);
+    // A turn paused by the API (a long run of server tools) is sent back as it stands, and the reply goes on in the
+    // same message; its usage is the sum of the requests.
+    const earlier: TokenCounts[] = [];
+    let sent = request;
+    for (;;) {
+      const events = await client.messages.create(anthropicParams(model, sent, options), { signal });
+      const read = await readAnthropicStream(events, builder, earlier);
+      if (read.outcome !== PAUSED) return read.outcome;
+      if (earlier.length + 1 >= MAX_PAUSED_CONTINUATIONS) return 'stop';
+      earlier.push(read.tokens);
+      sent = { ...request, messages: [...request.messages, { ...builder.message, content: builder.message.content.slice() }] };
+    }
   });
 }
+
+/** The API paused the turn (stop reason "pause_turn"): send it back to let it continue. */
+const PAUSED = Symbol('paused');
+/** Continuations of one reply, so a server that keeps pausing cannot keep the run going for ever. */
+const MAX_PAUSED_CONTINUATIONS = 8;
 
 export function anthropicParams(model: Model, request: StreamRequest, options: ProviderStreamOptions): MessageCreateParamsStreaming {
   const webTools = options.webTools === true && hasWebTools(model);
@@ -81,10 +96,18 @@ function toolLoopWithoutThinking(messages: MessageParam[]): boolean {
   return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
 }
 
-async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>, builder: AssistantMessageBuilder): Promise<AttemptOutcome> {
+type ReadOutcome = { outcome: AttemptOutcome | typeof PAUSED; tokens: TokenCounts };
+
+/** Reads one response into `builder`; the usage shown adds `earlier` (the paused requests of the same reply). */
+async function readAnthropicStream(
+  events: AsyncIterable<RawMessageStreamEvent>,
+  builder: AssistantMessageBuilder,
+  earlier: TokenCounts[] = [],
+): Promise<ReadOutcome> {
   const indexOf = new Map<number, number>(); // Anthropic block index -> Conch content index
   const serverTools = new AnthropicServerTools(builder);
   const tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  const setUsage = () => builder.setUsage(summed([...earlier, tokens]));
   let stopReason: AnthropicStopReason | null = null;
 
   for await (const event of events) {
@@ -95,7 +118,7 @@ async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>,
         tokens.output = usage.output_tokens ?? 0;
         tokens.cacheRead = usage.cache_read_input_tokens ?? 0;
         tokens.cacheWrite = usage.cache_creation_input_tokens ?? 0;
-        builder.setUsage(tokens);
+        setUsage();
         break;
       }
       case 'content_block_start': {
@@ -142,14 +165,26 @@ async function readAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>,
         if (usage.cache_read_input_tokens != null) tokens.cacheRead = usage.cache_read_input_tokens;
         if (usage.cache_creation_input_tokens != null) tokens.cacheWrite = usage.cache_creation_input_tokens;
         if (usage.server_tool_use?.web_search_requests) tokens.webSearches = usage.server_tool_use.web_search_requests;
-        builder.setUsage(tokens);
+        setUsage();
         break;
       }
       case 'message_stop':
-        return mapStopReason(stopReason);
+        return { outcome: stopReason === 'pause_turn' ? PAUSED : mapStopReason(stopReason), tokens };
     }
   }
-  return undefined;
+  return { outcome: undefined, tokens };
+}
+
+function summed(counts: TokenCounts[]): TokenCounts {
+  const total: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const c of counts) {
+    total.input += c.input;
+    total.output += c.output;
+    total.cacheRead += c.cacheRead;
+    total.cacheWrite += c.cacheWrite;
+    if (c.webSearches) total.webSearches = (total.webSearches ?? 0) + c.webSearches;
+  }
+  return total;
 }
 
 function mapStopReason(reason: AnthropicStopReason | null): AttemptOutcome {

@@ -50,6 +50,21 @@ describe('anthropic', () => {
     expect(tools(1).map((t) => t.name)).toEqual(['read', 'bash']);
   });
 
+  it('continues a turn the API paused: sends it back as it stands and keeps one reply, its usage summed', async () => {
+    mock.setScript([
+      { content: [SEARCH], pauseTurn: true, usage: { input: 1000, output: 100 } },
+      { content: [CITED], usage: { input: 1500, output: 60 } },
+    ]);
+    const { message: reply } = await collect(stream(modelOf('anthropic'), userRequest('what are runes?'), options));
+    expect(mock.requests).toHaveLength(2);
+    const continued = (mock.requests[1].body as { messages: { role: string; content: { type: string }[] }[] }).messages;
+    expect(continued.at(-1)?.role).toBe('assistant');
+    expect(continued.at(-1)?.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result']);
+    expect(reply.stopReason).toBe('stop');
+    expect(reply.content.map((b) => b.type)).toEqual(['serverTool', 'text']);
+    expect([reply.usage.input, reply.usage.output, reply.usage.webSearches]).toEqual([2500, 160, 1]);
+  });
+
   it('keeps the search, its sources and the citation, prices the search, and sends the blocks back unchanged', async () => {
     const { reply, second } = await replyThenFollowUp(modelOf('anthropic'));
     const [search] = serverTools(reply);
