@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { listen, readBody } from '../loopback-http';
 import { mockOAuth, type MockOAuth, type MockOAuthOptions } from './oauth';
+import { handleOldTransport, type OldTransportSessions } from './old-transport';
 import { hostileTools, STANDARD_TOOLS, type MockTool } from './tools';
 
 export type MockMcpOptions = {
@@ -28,6 +29,8 @@ export type MockMcpOptions = {
   pageSize?: number;
   /** An authorization server in the same mock; the MCP endpoint then needs one of its bearer tokens. */
   oauth?: MockOAuthOptions | true;
+  /** 'sse': a server of the older HTTP+SSE transport only (old-transport.ts); default streamable HTTP. */
+  transport?: 'streamable-http' | 'sse';
 };
 
 export type MockMcpCall = { tool: string; args: unknown; cancelled: boolean };
@@ -56,6 +59,7 @@ const PROMPTS = [{ name: 'review', description: 'Review a file.', arguments: [{ 
 export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMcp> {
   let tools = [...(options.tools ?? STANDARD_TOOLS), ...(options.hostile ? hostileTools() : [])];
   const sessions = new Map<string, Session>();
+  const oldSessions: OldTransportSessions = new Map();
   const calls: MockMcpCall[] = [];
   const handlerMs: number[] = [];
   const sockets = new Set<Socket>();
@@ -107,6 +111,7 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
     if (oauth && !oauth.authorized(req)) return oauth.challenge(res);
     const body = req.method === 'POST' ? parseJson(await readBody(req)) : undefined;
     if (options.hostile && answerHostile(body, res)) return;
+    if (options.transport === 'sse') return handleOldTransport(req, res, body, oldSessions, makeServer);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
@@ -130,8 +135,9 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
   const url = `http://127.0.0.1:${port}/mcp`;
   if (options.oauth) oauth = mockOAuth(url, options.oauth === true ? {} : options.oauth);
   const forgetSessions = () => {
-    for (const session of sessions.values()) void session.server.close().catch(() => undefined);
+    for (const session of [...sessions.values(), ...oldSessions.values()]) void session.server.close().catch(() => undefined);
     sessions.clear();
+    oldSessions.clear();
   };
   const kill = async () => {
     forgetSessions();
@@ -145,7 +151,7 @@ export async function startMockMcp(options: MockMcpOptions = {}): Promise<MockMc
     oauth,
     async setTools(next) {
       tools = next;
-      await Promise.all([...sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)));
+      await Promise.all([...sessions.values(), ...oldSessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)));
     },
     expireSessions: forgetSessions,
     kill,

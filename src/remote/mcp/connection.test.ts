@@ -45,6 +45,22 @@ describe('connecting', () => {
     expect(await connection.getPrompt('review', { file: 'a.ts' })).toBe('Please review a.ts.');
   });
 
+  it('falls back to the older HTTP+SSE transport when the server refuses the streamable POST, and calls tools through it', async () => {
+    const seen: string[] = [];
+    const spy: typeof fetch = (input, init) => {
+      seen.push(`${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).pathname}`);
+      return fetch(input, init);
+    };
+    const { connection, mock } = await connect({ transport: 'sse' }, { fetch: spy });
+    expect(connection.state).toEqual({ state: 'connected', tools: STANDARD_TOOLS.length });
+    expect(seen.slice(0, 2)).toEqual(['POST /mcp', 'GET /mcp']);
+    expect(seen).toContain('POST /messages');
+    expect(textOf(await run(connection, 'mcp__mock__lookup', { query: 'svelte' }))).toContain('svelte');
+    expect(mock.calls.map((c) => c.tool)).toEqual(['lookup']);
+    await mock.setTools([STANDARD_TOOLS[0]]);
+    await expect.poll(() => connection.tools().length).toBe(1);
+  });
+
   it('sends the configured headers with every request', async () => {
     mock = await startMockMcp();
     const seen: (string | null)[] = [];

@@ -126,8 +126,11 @@ function eventStreamGuard(outgoing: Outgoing | undefined, maxBytes: number): Tra
       const events = pending.split(/\r?\n\r?\n/);
       pending = events.pop() ?? '';
       for (const event of events) {
-        const data = event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(line.startsWith('data: ') ? 6 : 5)).join('\n');
-        const problem = data === '' ? undefined : jsonRpcProblem(data);
+        const lines = event.split(/\r?\n/);
+        const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(line.startsWith('data: ') ? 6 : 5)).join('\n');
+        // Only "message" events (the default type) carry JSON-RPC; the old transport's "endpoint" event carries a URL.
+        const type = lines.find((line) => line.startsWith('event:'))?.slice(6).trim() || 'message';
+        const problem = data === '' || type !== 'message' ? undefined : jsonRpcProblem(data);
         if (problem) return end(controller, problem);
         controller.enqueue(encoder.encode(`${event}\n\n`));
       }
