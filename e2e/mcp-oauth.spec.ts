@@ -5,11 +5,14 @@
 import type { Page } from '@playwright/test';
 import { startMockMcp, type MockMcp } from './mock-mcp/server';
 import { expect, openAndConfigure, snapshot, test } from './fixtures';
+import { startStaticHost, type StaticHost } from './static-host';
 
 let mcp: MockMcp | undefined;
+let host: StaticHost | undefined;
 test.afterEach(async () => {
   await mcp?.close();
-  mcp = undefined;
+  await host?.close();
+  mcp = host = undefined;
 });
 
 async function addServer(page: Page, name: string, url: string) {
@@ -92,3 +95,17 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     });
   });
 }
+
+test('the sign-in comes back to the app under a folder of a static host', async ({ page, mock }) => {
+  host = await startStaticHost({ isolationHeaders: true, basePath: '/team/conch/' });
+  mcp = await startMockMcp({ oauth: true });
+  await openAndConfigure(page, mock, { url: host.url });
+  await addServer(page, 'secure', mcp.url);
+  const server = page.locator('[data-testid="mcp-server"][data-name="secure"]');
+  await expect(server).toHaveAttribute('data-state', 'needs-auth', { timeout: 20_000 });
+  await signInThroughPopup(page);
+  await expect(page.getByTestId('mcp-review')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('mcp-review-accept').click();
+  await expect(server).toHaveAttribute('data-state', 'connected');
+  expect(mcp.oauth!.registrations.map((r) => r.redirect_uris)).toEqual([[`${host.url}?mcp-oauth-callback`]]);
+});

@@ -19,10 +19,16 @@ const TYPES: Record<string, string> = {
 
 export type StaticHost = { url: string; close(): Promise<void> };
 
-/** Serves dist/ on a free port of 127.0.0.1; `isolationHeaders` adds COOP/COEP as a well-configured host does. */
-export async function startStaticHost(options: { isolationHeaders: boolean }): Promise<StaticHost> {
+/**
+ * Serves dist/ on a free port of 127.0.0.1; `isolationHeaders` adds COOP/COEP as a well-configured host does, and
+ * `basePath` (like '/team/conch/') puts the app under a folder of the site, as a project page on GitHub Pages is.
+ */
+export async function startStaticHost(options: { isolationHeaders: boolean; basePath?: string }): Promise<StaticHost> {
+  const base = options.basePath ?? '/';
   const server: Server = createServer((request, response) => {
-    let path = decodeURIComponent(new URL(request.url ?? '/', 'http://host').pathname);
+    const requested = decodeURIComponent(new URL(request.url ?? '/', 'http://host').pathname);
+    if (!requested.startsWith(base)) return void response.writeHead(404).end('not found');
+    let path = `/${requested.slice(base.length)}`;
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(DIST, path));
     let size: number;
@@ -39,7 +45,7 @@ export async function startStaticHost(options: { isolationHeaders: boolean }): P
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${base}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
