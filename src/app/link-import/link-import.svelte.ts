@@ -8,6 +8,7 @@ import type { SessionLibrary } from '../library/library.svelte';
 import type { Toasts } from '../toasts.svelte';
 import { isCancel, sessionImportFailure } from '../workspace/import-outcome';
 import { readSessionLink, withoutSessionLink, type SessionLink } from '../../remote/session-link/session-link';
+import { formatBytes } from '../../store/zip/repo-zip';
 
 // The fetcher loads with Open's first use of it, not with the page.
 const fetcher = () => import('../../remote/session-link/fetch-session-file');
@@ -74,6 +75,19 @@ export class LinkImport {
       this.sizeAsked = true;
       if (this.controller === controller) this.controller = null;
     }
+  }
+
+  /** The size as the card says it: known, not told, or being asked. */
+  get sizeText(): string {
+    if (this.size !== null) return formatBytes(this.size);
+    return this.sizeAsked ? 'not told by the host' : 'asking the host…';
+  }
+
+  /** The download's progress in words, and as a percentage when the size is known (null: indeterminate). */
+  get progress(): { text: string; percent: number | null } {
+    if (this.phase === 'importing') return { text: 'Checking and importing…', percent: 100 };
+    const of = this.size ? ` of ${formatBytes(this.size)}` : '';
+    return { text: `Downloading ${formatBytes(this.bytes)}${of}…`, percent: this.size ? Math.min(100, Math.round((this.bytes / this.size) * 100)) : null };
   }
 
   get running(): boolean {

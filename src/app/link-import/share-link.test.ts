@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { markdownSection, SHARING_DOCS_HEADING, shareLinkFor, sessionLinkParam } from './share-link';
+import { sessionLinkParam } from './link-param';
+import { markdownSection, SHARING_DOCS_HEADING, shareLinkFor } from './share-link';
 
 describe('shareLinkFor', () => {
   it('gives this page with ?session= naming the hosted file, which opens back to that file', () => {

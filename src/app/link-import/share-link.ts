@@ -2,9 +2,7 @@
 // link can open it, so the person gives the file's address and gets `<this page>?session=<address>`. The address
 // is checked as an opened link would be, so no link is offered that Conch would refuse. Where to host the file is
 // the README's "Sharing a session by link", shipped with the app (the dialog shows that section).
-import { readSessionLink, sessionLinkParam, sessionShareLink } from '../../remote/session-link/session-link';
-
-export { sessionLinkParam };
+import { readSessionLink, sessionShareLink } from '../../remote/session-link/session-link';
 
 /** The README section the share dialog shows. */
 export const SHARING_DOCS_HEADING = 'Sharing a session by link';

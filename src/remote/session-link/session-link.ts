@@ -2,6 +2,9 @@
 // fetch from somewhere else, after a confirm card. Reading a link fetches nothing. Only https: addresses are taken,
 // and http: on this machine (localhost, 127.0.0.1, [::1]) for development: a plain-http file could be swapped on the
 // way, and any other scheme (javascript:, data:, file:, blob:) is not a file on a host at all.
+import { SESSION_LINK_PARAM as PARAM } from './link-param';
+
+export { sessionLinkParam } from './link-param';
 
 /** A session file's address, checked, with what the confirm card shows before anything is fetched. */
 export type SessionLink = {
@@ -15,7 +18,6 @@ export type SessionLink = {
 
 export type SessionLinkResult = { ok: true; link: SessionLink } | { ok: false; error: string };
 
-const PARAM = 'session';
 // Longer than any file address a host gives; a longer one is not a link a person made.
 const MAX_LENGTH = 4096;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -38,15 +40,6 @@ export function readSessionLink(value: string): SessionLinkResult {
   }
   url.hash = '';
   return { ok: true, link: { url: url.toString(), host: url.host, fileName: fileNameOf(url) } };
-}
-
-/** The value of `session` in a page's query (`location.search`) or, failing that, its hash (`location.hash`); null without one. */
-export function sessionLinkParam(search: string, hash: string): string | null {
-  for (const part of [search.replace(/^\?/, ''), hash.replace(/^#/, '')]) {
-    const value = new URLSearchParams(part).get(PARAM);
-    if (value !== null) return value;
-  }
-  return null;
 }
 
 /** `pageUrl` without `session=` in its query or its hash (the rest kept as written), once its link was handled. */
