@@ -9,6 +9,7 @@ import type { Toasts } from '../toasts.svelte';
 import { isCancel, sessionImportFailure } from '../workspace/import-outcome';
 import { readSessionLink, withoutSessionLink, type SessionLink } from '../../remote/session-link/session-link';
 import { formatBytes } from '../../store/zip/repo-zip';
+import { timed } from '../user-timing';
 
 // The fetcher loads with Open's first use of it, not with the page.
 const fetcher = () => import('../../remote/session-link/fetch-session-file');
@@ -105,19 +106,19 @@ export class LinkImport {
     Object.assign(this, { phase: 'fetching', bytes: 0, error: '' });
     try {
       const { fetchSessionFile } = await fetcher();
-      const data = await fetchSessionFile(link, {
+      const data = await timed('link-fetch', () => fetchSessionFile(link, {
         fetch: this.fetchFn,
         signal: controller.signal,
         onProgress: ({ bytes, totalBytes }) => {
           this.bytes = bytes;
           if (totalBytes !== null) this.size = totalBytes;
         },
-      });
+      }));
       if (controller.signal.aborted) throw new DOMException('Cancelled', 'AbortError');
       this.phase = 'importing';
       let record;
       try {
-        record = await library.transfer.importSessionFile(data);
+        record = await timed('link-import', () => library.transfer.importSessionFile(data));
       } catch (error) {
         this.fail(sessionImportFailure(link.fileName, error));
         return;
