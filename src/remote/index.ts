@@ -10,9 +10,13 @@
 // folder picked by the app, through a FolderHandle: import under the zip import's rules, a sync record of what each
 // file held, write-back that asks on conflict, refresh from disk, the edit permission); mcp/ (remote MCP servers:
 // connectMcpServer loads the SDK client on first use (on-demand.ts -> connect.ts); a connection's tools are the loop's
-// AgentTools named mcp__<server>__<tool>, checked against the server's JSON Schema; hostile answers are capped).
+// AgentTools named mcp__<server>__<tool>, checked against the server's JSON Schema; hostile answers are capped);
+// session-link/ (the `?session=` link to a shared session file on another host: the address checked, https: only,
+// and the file fetched with progress under the session file size cap).
 export { parseRepoUrl, refCandidates, repoWebUrl, type KnownHosts, type RepoHost, type RepoLocation, type RepoUrlResult } from './repo-url';
 export { repoFromLink, repoLink, withoutRepoLink, type LinkOrigin, type RepoLinkResult } from './repo-link';
+export { readSessionLink, sessionLinkParam, sessionShareLink, withoutSessionLink, type SessionLink, type SessionLinkResult } from './session-link/session-link';
+export { fetchSessionFile, MAX_SESSION_LINK_BYTES, probeSessionFile, SessionLinkError, sizeProblem, type SessionFileProbe } from './session-link/fetch-session-file';
 export { importGitHubRepo, type GitHubImport, type GitHubImportOptions, type GitHubImportProgress, type GitHubOrigin } from './github/import-repo';
 export { GitHubError, type GitHubErrorKind } from './github/errors';
 export { importGitLabProject, type GitLabImport, type GitLabImportOptions, type GitLabImportProgress, type GitLabOrigin } from './gitlab/import-project';

@@ -1,5 +1,6 @@
 // Words for how an import ended, kept apart from the store so the page can show them without loading it.
 import type { SkipReason } from '../../store';
+import { errorText } from '../error-text';
 
 const SKIP_WORDS: Record<SkipReason, [string, string]> = {
   symlink: ['symbolic link', 'symbolic links'],
@@ -20,4 +21,9 @@ export function describeSkipped(skipped: { reason: SkipReason }[]): string {
 /** Whether `error` is the person cancelling (the store's ImportCancelledError is named AbortError too). */
 export function isCancel(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
+}
+
+/** What a refused session file import says, whether the file was picked, dropped or fetched from a link. */
+export function sessionImportFailure(fileName: string, error: unknown): string {
+  return `${fileName} was not imported: ${errorText(error)}`;
 }
