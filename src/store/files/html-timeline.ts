@@ -2,7 +2,8 @@
 // tool call and compaction, marked in the page as `replay-step`), a position like "3 / 17", ← and →, and the step in
 // the address (#step-3) so a reload keeps it. Every step and its change is already in the page; the script only adds
 // the controls (so a reader without scripts sees no dead buttons) and marks the current step. The CSP allows this one
-// script by its hash and nothing else: it fetches nothing and reads only the page.
+// script by its hash and nothing else: it fetches nothing and reads only the page. The address is not written on load:
+// Chromium would still scroll to that fragment, past the header.
 
 /** What a step is, as the replay view names it. */
 export type StepKind = 'user' | 'assistant' | 'tool' | 'compaction';
@@ -36,7 +37,7 @@ export const TIMELINE_SCRIPT = `(function () {
   document.body.prepend(bar);
   document.body.classList.add('stepping');
   var current = 0;
-  function go(index, scroll) {
+  function go(index, scroll, onLoad) {
     index = Math.max(0, Math.min(steps.length - 1, index));
     steps[current].removeAttribute('data-current');
     current = index;
@@ -47,7 +48,7 @@ export const TIMELINE_SCRIPT = `(function () {
     next.disabled = index === steps.length - 1;
     step.querySelectorAll('details.change').forEach(function (d) { d.open = true; });
     if (scroll) step.scrollIntoView({ block: 'center' });
-    try { history.replaceState(null, '', '#step-' + (index + 1)); } catch (e) {}
+    if (!onLoad) try { history.replaceState(null, '', '#step-' + (index + 1)); } catch (e) {}
   }
   document.addEventListener('keydown', function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -59,20 +60,20 @@ export const TIMELINE_SCRIPT = `(function () {
     if (step) go(Number(step.getAttribute('data-index')), false);
   });
   var linked = /^#step-(\\d+)$/.exec(location.hash);
-  go(linked ? Number(linked[1]) - 1 : 0, !!linked);
+  go(linked ? Number(linked[1]) - 1 : 0, !!linked, true);
 })();`;
 
 /** The CSP source allowing exactly TIMELINE_SCRIPT (its SHA-256; a unit test recomputes it). */
-export const TIMELINE_SCRIPT_HASH = "'sha256-HKMGydggnXTYennJZ/KPKZIdr1EPrynmRze3/QBwefQ='";
+export const TIMELINE_SCRIPT_HASH = "'sha256-RyNvRIjJ/BudPOEpMC1yN1KwZ4R11AXEtKJ+DjiRoGM='";
 
 export const TIMELINE_STYLE = `
 .timeline{display:none}.stepping .timeline{display:flex;position:sticky;top:0;z-index:1;gap:.5rem;align-items:center;justify-content:center;
-padding:.45rem .6rem;margin:0 -1rem .4rem;background:#fafafaf0;border-bottom:1px solid #e3e3e3;backdrop-filter:blur(4px)}
+padding:.45rem .6rem;margin:0 -1rem .4rem;background:#fafafa;border-bottom:1px solid #e3e3e3}
 .timeline button{font:inherit;font-size:14px;padding:.3rem .8rem;border:1px solid #c7c7cc;border-radius:6px;background:#fff;color:inherit;cursor:pointer}
 .timeline button:disabled{opacity:.45;cursor:default}
 .timeline .position{min-width:6.5em;text-align:center;font-variant-numeric:tabular-nums;color:#555}
 [data-current="true"]{outline:2px solid #f59e0b;outline-offset:2px}
 .stepping [id^="step-"]{scroll-margin-top:3.5rem}
-@media (prefers-color-scheme:dark){.stepping .timeline{background:#111111f0;border-color:#333}.timeline button{background:#1a1a1a;border-color:#444}
+@media (prefers-color-scheme:dark){.stepping .timeline{background:#111;border-color:#333}.timeline button{background:#1a1a1a;border-color:#444}
 .timeline .position{color:#a1a1aa}}
 `;
