@@ -16,8 +16,9 @@ describe('exportSessionHtml', () => {
       { role: 'user', content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }, { type: 'image', mimeType: 'image/png', data: '"><script>' }], timestamp: 1 },
     ];
     const html = exportSessionHtml({ title: p1, createdAt: 0, model: p3, provider: p4 }, messages, { files: [p2, `src/${p1}.ts`] });
-    // Only the renderer's own tags exist, and none carries an event handler or a quote-broken attribute.
-    const tags = [...html.matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)];
+    // Only the renderer's own tags exist (and the timeline's one script), none with an event handler or a quote-broken attribute.
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    const tags = [...html.replace(/<script>[\s\S]*?<\/script>/, '').matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)];
     const allowed = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'p', 'main', 'section', 'pre', 'details', 'summary', 'div', 'span', 'img', 'ul', 'li']);
     for (const [, name, attributes] of tags) {
       expect(allowed.has(name.toLowerCase()), `unexpected <${name}>`).toBe(true);
@@ -29,13 +30,13 @@ describe('exportSessionHtml', () => {
     expect(html).toContain('[image omitted: unsupported type image/png]');
   });
 
-  it('needs no network and no script', () => {
+  it('needs no network, and no script but the timeline', () => {
     const html = exportSessionHtml({ title: 'T', createdAt: 0, model: 'm', provider: 'p' }, [
       { role: 'user', content: 'see https://example.com/x.png', timestamp: 1 },
       { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }], timestamp: 1 },
     ]);
     expect(html).toContain(`default-src 'none'`);
-    const withoutText = html.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '');
+    const withoutText = html.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '').replace(/<script>[\s\S]*?<\/script>/, '');
     expect(withoutText).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(withoutText).not.toMatch(/<script|<link|@import|url\(/i);
     expect(html).toContain('<img alt="attached image" src="data:image/png;base64,iVBORw0KGgo=">');

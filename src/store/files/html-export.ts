@@ -1,7 +1,9 @@
-// A read-only, self-contained HTML rendering of a session: no script, no network (a CSP forbids both), and every
-// piece of session content escaped, since transcripts carry whatever the model, the tools and the repo produced.
-// Tool calls show as the app's cards do, each with its result: the app describes them (it knows the tools), this
-// module only renders what it is given.
+// A read-only, self-contained HTML rendering of a session: no network and no script but the timeline's own (a CSP
+// allows that one by its hash and forbids the rest), and every piece of session content escaped, since transcripts
+// carry whatever the model, the tools and the repo produced. Tool calls show as the app's cards do, each with its
+// result and its change (an edit's diff, a write's content): the app describes them (it knows the tools), this module
+// only renders what it is given. Each user message, assistant reply, tool call and compaction is a step the timeline
+// walks through; the whole page reads the same without it.
 import { isWebAddress } from '../../ai/server-tools';
 import type {
   CompactionEntry,
@@ -14,6 +16,7 @@ import type {
   ToolResultMessage,
   WebSource,
 } from '../../ai/types';
+import { stepAttributes, TIMELINE_SCRIPT, TIMELINE_SCRIPT_HASH, TIMELINE_STYLE, type StepKind } from './html-timeline';
 
 export type HtmlSessionInfo = { title: string; createdAt: number; model: string; provider: string };
 
@@ -61,11 +64,20 @@ export function exportSessionHtml(
     else if (message.role === 'assistant') for (const block of message.content) if (block.type === 'toolCall') calls.add(block.id);
   }
   const describe = options.describeToolCall ?? rawToolCall;
-  const context: RenderContext = { toolCall: (call) => renderToolCall(describe(call, results.get(call.id))), shownWithCall: (id) => calls.has(id) };
-  const parts = messages.map((message) => renderMessage(message, context));
-  for (const compaction of [...(options.compactions ?? [])].reverse()) {
-    parts.splice(Math.min(compaction.atSeq, parts.length), 0, renderCompaction(compaction));
-  }
+  let steps = 0;
+  const context: RenderContext = {
+    toolCall: (call) => renderToolCall(describe(call, results.get(call.id)), context.step('tool')),
+    shownWithCall: (id) => calls.has(id),
+    step: (kind) => stepAttributes(steps++, kind),
+  };
+  // Rendered in reading order, so the steps are numbered as they show.
+  const compactions = [...(options.compactions ?? [])].sort((a, b) => a.atSeq - b.atSeq);
+  const parts: string[] = [];
+  messages.forEach((message, seq) => {
+    while (compactions.length > 0 && compactions[0].atSeq <= seq) parts.push(renderCompaction(compactions.shift()!, context));
+    parts.push(renderMessage(message, context));
+  });
+  for (const compaction of compactions) parts.push(renderCompaction(compaction, context));
   const body = parts.join('\n');
   const files = options.files?.length
     ? `<section class="files"><h2>Workspace files (${options.files.length})</h2><ul>${options.files.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul></section>`
@@ -75,10 +87,10 @@ export function exportSessionHtml(
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${TIMELINE_SCRIPT_HASH}; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${TIMELINE_STYLE}</style>
 </head>
 <body>
 <header><h1>${escapeHtml(title)}</h1>
@@ -87,20 +99,28 @@ export function exportSessionHtml(
 ${body}
 </main>
 ${files}
+<script>${TIMELINE_SCRIPT}</script>
 </body>
 </html>
 `;
 }
 
-type RenderContext = { toolCall: (call: ToolCall) => string; shownWithCall: (toolCallId: string) => boolean };
+type RenderContext = {
+  toolCall: (call: ToolCall) => string;
+  shownWithCall: (toolCallId: string) => boolean;
+  /** Numbers the next step: the attributes that mark its element. */
+  step: (kind: StepKind) => string;
+};
 
 function renderMessage(message: Message, context: RenderContext): string {
   switch (message.role) {
     case 'user': {
       const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
-      return `<section class="msg user" data-role="user"><h2>You</h2>${blocks.map(renderBlock).join('')}</section>`;
+      return `<section class="msg user" data-role="user"${context.step('user')}><h2>You</h2>${blocks.map(renderBlock).join('')}</section>`;
     }
     case 'assistant': {
+      // A reply that only calls tools is no step of its own: its calls are.
+      const step = message.errorMessage || message.content.some((block) => block.type !== 'toolCall') ? context.step('assistant') : '';
       const blocks = message.content.map((block) => {
         switch (block.type) {
           case 'text':
@@ -116,7 +136,7 @@ function renderMessage(message: Message, context: RenderContext): string {
         }
       });
       const error = message.errorMessage ? `<p class="error">${escapeHtml(message.errorMessage)}</p>` : '';
-      return `<section class="msg assistant" data-role="assistant"><h2>Assistant <span class="meta">${escapeHtml(message.model)}</span></h2>${blocks.join('')}${error}</section>`;
+      return `<section class="msg assistant" data-role="assistant"${step}><h2>Assistant <span class="meta">${escapeHtml(message.model)}</span></h2>${blocks.join('')}${error}</section>`;
     }
     case 'toolResult':
       if (context.shownWithCall(message.toolCallId)) return '';
@@ -138,7 +158,7 @@ function rawToolCall(call: ToolCall, result: ToolResultMessage | undefined): Too
   };
 }
 
-function renderToolCall(view: ToolCallView): string {
+function renderToolCall(view: ToolCallView, step: string): string {
   const status = !view.result ? 'no-result' : view.result.isError ? 'error' : 'done';
   const parts = [
     `<div class="tool-head"><span class="tool-name">${escapeHtml(view.tool)}</span> <span class="tool-title">${escapeHtml(view.title)}</span>` +
@@ -146,13 +166,19 @@ function renderToolCall(view: ToolCallView): string {
       '</div>',
   ];
   if (view.code !== undefined) parts.push(`<pre class="command">${escapeHtml(view.code)}</pre>`);
-  if (view.content !== undefined) parts.push(collapsible(`Content (${lineCount(view.content)})`, `<pre class="content">${escapeHtml(view.content)}</pre>`, view.content.length > 600));
+  if (view.content !== undefined) parts.push(renderWritten(view.content));
   if (view.diff?.length) parts.push(renderDiff(view.diff));
   if (view.todos) parts.push(renderTodos(view.todos));
   parts.push(renderResult(view.result));
   // Only a plain name goes into an attribute; any other is text only (escaped, but no reader should have to trust that).
   const tool = /^[\w-]{1,64}$/.test(view.tool) ? ` data-tool="${view.tool}"` : '';
-  return `<div class="tool-call"${tool} data-status="${status}">${parts.join('')}</div>`;
+  return `<div class="tool-call"${step}${tool} data-status="${status}">${parts.join('')}</div>`;
+}
+
+/** A write's content, the change of its step: long ones behind a line, which the timeline opens at that step. */
+function renderWritten(content: string): string {
+  const pre = `<pre class="content" data-testid="replay-diff" data-change="write">${escapeHtml(content)}</pre>`;
+  return content.length > 600 ? `<details class="result change"><summary>Content (${lineCount(content)})</summary>${pre}</details>` : pre;
 }
 
 const TODO_MARKS: { readonly [S in TodoItem['status']]: string } = { pending: '☐', in_progress: '▶', completed: '☑' };
@@ -207,7 +233,7 @@ function collapsible(label: string, body: string, collapsed: boolean): string {
 function renderDiff(lines: DiffLine[]): string {
   const sign = { add: '+', del: '−', ctx: ' ', hunk: '' };
   const rows = lines.map((line) => `<div class="${line.kind}"><span class="sign">${sign[line.kind]}</span>${escapeHtml(line.text)}</div>`);
-  return `<div class="diff">${rows.join('')}</div>`;
+  return `<div class="diff" data-testid="replay-diff" data-change="edit">${rows.join('')}</div>`;
 }
 
 function lineCount(text: string): string {
@@ -215,9 +241,9 @@ function lineCount(text: string): string {
   return `${lines} ${lines === 1 ? 'line' : 'lines'}`;
 }
 
-function renderCompaction(compaction: CompactionEntry): string {
+function renderCompaction(compaction: CompactionEntry, context: RenderContext): string {
   const tokens = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
-  return `<section class="compaction" data-role="compaction"><details><summary>Context compacted: ${tokens(compaction.tokensBefore)} → ${tokens(compaction.tokensAfter)} tokens</summary><pre class="text">${escapeHtml(compaction.summary)}</pre></details></section>`;
+  return `<section class="compaction" data-role="compaction"${context.step('compaction')}><details><summary>Context compacted: ${tokens(compaction.tokensBefore)} → ${tokens(compaction.tokensAfter)} tokens</summary><pre class="text">${escapeHtml(compaction.summary)}</pre></details></section>`;
 }
 
 function renderBlock(block: TextContent | ImageContent): string {

@@ -46,7 +46,7 @@ describe('tool calls in the HTML export', () => {
   it('shows a write’s path, size and content; an edit as a diff; each with the first line of its result', () => {
     const write = cardOf(page, 'write');
     expect(write).toContain('<span class="tool-title">Write hello.sh</span> <span class="tool-detail">17 B, 1 line</span>');
-    expect(write).toContain('<pre class="content">echo &#34;&#60;b&#62;hi&#60;/b&#62;&#34;\n</pre>');
+    expect(write).toContain('<pre class="content" data-testid="replay-diff" data-change="write">echo &#34;&#60;b&#62;hi&#60;/b&#62;&#34;\n</pre>');
     expect(write).toContain('<p class="note">Wrote 17 bytes, 1 line.</p>');
     expect(write).not.toContain('more');
     const edit = cardOf(page, 'edit');
@@ -76,9 +76,9 @@ describe('tool calls in the HTML export', () => {
     expect(orphaned).toContain('stray output');
   });
 
-  it('stays a page without script or network', () => {
+  it('stays a page without network, and without script but the timeline', () => {
     expect(page).toContain(`default-src 'none'`);
-    const withoutText = page.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '');
+    const withoutText = page.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '').replace(/<script>[\s\S]*?<\/script>/, '');
     expect(withoutText).not.toMatch(/<script|<link|@import|url\(|(src|href)="(https?:)?\/\//i);
   });
 
