@@ -7,7 +7,7 @@
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
 // storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
-// their tools and prompts), compaction/ and terminal/.
+// their tools and prompts), compaction/, terminal/ and replay/ (a session step by step, its workspace rebuilt per step).
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';

@@ -52,7 +52,7 @@ describe('ReplayWorkspace', () => {
     result('e2'), // 8
     result('e3', true), // 9
   ];
-  const checkpoints = new Map([
+  const checkpoints = new Map<number, Record<string, string>>([
     [0, { 'app.js': 'Hello\n', 'README.md': '# r\n' }],
     [4, { 'app.js': 'Hi\n', 'README.md': '# r\n', 'lib/new.js': 'new\n' }],
   ]);
