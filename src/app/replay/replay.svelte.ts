@@ -37,6 +37,9 @@ export class ReplayState {
   speed = $state<ReplaySpeed>(1);
   /** The workspace at the current step, once read (the previous step's until then). */
   workspace = $state.raw<StepWorkspace | null>(null);
+  /** The step `workspace` is of (-1 before the first is read), and the step `content` was read at. */
+  workspaceStep = $state(-1);
+  contentStep = $state(-1);
   /** Folders open in the file tree; they stay open from step to step. */
   expanded = $state.raw<ReadonlySet<string>>(new Set());
   selected = $state<string | null>(null);
@@ -176,6 +179,7 @@ export class ReplayState {
       if (ticket !== this.shown) return;
       this.error = null;
       this.workspace = workspace;
+      this.workspaceStep = index;
       const change = workspace.change;
       if (change && change.kind !== 'bash') {
         this.selected = change.path;
@@ -189,13 +193,17 @@ export class ReplayState {
 
   private async readSelected(): Promise<void> {
     const workspace = this.workspace;
+    const step = this.workspaceStep;
     const path = this.selected;
     if (!workspace || path === null) {
       this.content = null;
       return;
     }
     const content = await this.files.read(workspace, path);
-    if (this.workspace === workspace && this.selected === path) this.content = content;
+    if (this.workspace === workspace && this.selected === path) {
+      this.content = content;
+      this.contentStep = step;
+    }
   }
 
   private expandTo(path: string): void {
