@@ -186,9 +186,16 @@ export class ReplayState {
         this.expandTo(change.path);
       }
       await this.readSelected();
+      if (ticket === this.shown) this.prefetchAround(index);
     } catch (error) {
       if (ticket === this.shown) this.error = `The workspace at step ${index + 1} could not be read: ${error instanceof Error ? error.message : String(error)}`;
     }
+  }
+
+  /** The next step's and the next user message's workspaces, read while the person looks at this one. */
+  private prefetchAround(index: number): void {
+    const ahead = [index + 1, nextUserStep(this.steps, index)].filter((i) => i > index && i < this.steps.length);
+    for (const at of new Set(ahead)) void this.files.prefetch(at, this.selected).catch(() => undefined);
   }
 
   private async readSelected(): Promise<void> {
