@@ -37,6 +37,9 @@ export class ReplayState {
   speed = $state<ReplaySpeed>(1);
   /** The workspace at the current step, once read (the previous step's until then). */
   workspace = $state.raw<StepWorkspace | null>(null);
+  /** The step `workspace` is of (-1 before the first is read), and the step `content` was read at. */
+  workspaceStep = $state(-1);
+  contentStep = $state(-1);
   /** Folders open in the file tree; they stay open from step to step. */
   expanded = $state.raw<ReadonlySet<string>>(new Set());
   selected = $state<string | null>(null);
@@ -176,26 +179,38 @@ export class ReplayState {
       if (ticket !== this.shown) return;
       this.error = null;
       this.workspace = workspace;
+      this.workspaceStep = index;
       const change = workspace.change;
       if (change && change.kind !== 'bash') {
         this.selected = change.path;
         this.expandTo(change.path);
       }
       await this.readSelected();
+      if (ticket === this.shown) this.prefetchAround(index);
     } catch (error) {
       if (ticket === this.shown) this.error = `The workspace at step ${index + 1} could not be read: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
 
+  /** The next step's and the next user message's workspaces, read while the person looks at this one. */
+  private prefetchAround(index: number): void {
+    const ahead = [index + 1, nextUserStep(this.steps, index)].filter((i) => i > index && i < this.steps.length);
+    for (const at of new Set(ahead)) void this.files.prefetch(at, this.selected).catch(() => undefined);
+  }
+
   private async readSelected(): Promise<void> {
     const workspace = this.workspace;
+    const step = this.workspaceStep;
     const path = this.selected;
     if (!workspace || path === null) {
       this.content = null;
       return;
     }
     const content = await this.files.read(workspace, path);
-    if (this.workspace === workspace && this.selected === path) this.content = content;
+    if (this.workspace === workspace && this.selected === path) {
+      this.content = content;
+      this.contentStep = step;
+    }
   }
 
   private expandTo(path: string): void {

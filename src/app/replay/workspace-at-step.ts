@@ -48,6 +48,8 @@ const decoder = new TextDecoder();
 export class ReplayWorkspace {
   private readonly cache = new Map<number, Promise<StepWorkspace>>();
   private readonly roots = new Map<number, Promise<ObjectId | undefined>>();
+  /** File texts by blob id, the last few read (a file open in the viewer is read again at each step). */
+  private readonly texts = new Map<ObjectId, Promise<string | { binary: number }>>();
 
   constructor(
     private readonly objects: ReplayObjects,
@@ -94,9 +96,28 @@ export class ReplayWorkspace {
     const tree = await this.folderTree(workspace.base, cut < 0 ? '' : path.slice(0, cut));
     const entry = tree?.entries.find((e) => e.name === path.slice(cut + 1) && e.kind === 'file');
     if (!entry) return null;
-    const bytes = (await this.objects.blobs([entry.id])).get(entry.id)!;
-    if (bytes.subarray(0, 8000).includes(0)) return { binary: bytes.length };
-    return decoder.decode(bytes);
+    return this.text(entry.id);
+  }
+
+  /** Reads step `index`'s workspace and file `path` there ahead of time, so moving there finds them ready. */
+  async prefetch(index: number, path: string | null): Promise<void> {
+    if (!this.steps[index]) return;
+    const workspace = await this.at(index);
+    if (path !== null) await this.read(workspace, path);
+  }
+
+  private text(id: ObjectId): Promise<string | { binary: number }> {
+    let found = this.texts.get(id);
+    if (!found) {
+      found = this.objects.blobs([id]).then((blobs) => {
+        const bytes = blobs.get(id)!;
+        return bytes.subarray(0, 8000).includes(0) ? { binary: bytes.length } : decoder.decode(bytes);
+      });
+      found.catch(() => this.texts.delete(id));
+      this.texts.set(id, found);
+      if (this.texts.size > CACHED_STEPS) this.texts.delete(this.texts.keys().next().value as ObjectId);
+    }
+    return found;
   }
 
   private async compute(index: number): Promise<StepWorkspace> {
