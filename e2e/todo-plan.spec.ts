@@ -51,8 +51,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     test('the pinned todo list follows two todo calls live and survives a reload', async ({ page, mock }) => {
       mock.setScript([
         callTurn('todo', { todos: list('pending', 'pending', 'pending') }),
-        // Slow enough to see the first list before the second arrives.
-        callTurn('todo', { todos: list('completed', 'in_progress', 'pending') }, { delayMs: 1500 }),
+        // Slow enough to see the first list before the second arrives, also with a neighbour flow loading the machine.
+        callTurn('todo', { todos: list('completed', 'in_progress', 'pending') }, { delayMs: 4000 }),
         textTurn('The parser is read; fixing the off-by-one next.', { delayMs: 800 }),
       ]);
       await openAndConfigure(page, mock);
