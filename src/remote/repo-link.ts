@@ -3,6 +3,7 @@
 // paste (`github.com/OWNER/REPO@REF`, a GitLab URL), so it is read with parseRepoUrl; it is written with only the
 // characters a query cannot hold escaped, so the link stays readable. Other parameters of the page pass untouched.
 import { parseRepoUrl, type KnownHosts, type RepoHost, type RepoLocation } from './repo-url';
+import { queryKey } from './query-key';
 
 export type RepoLinkResult = { ok: true; input: string; location: RepoLocation } | { ok: false; error: string };
 
@@ -66,17 +67,8 @@ function queryEscape(value: string): string {
 // Rebuilt by hand rather than through URLSearchParams, which would re-encode the other parameters.
 function withParam(pageUrl: string, param: string | null): string {
   const url = new URL(pageUrl);
-  const kept = url.search.replace(/^\?/, '').split('&').filter((pair) => pair !== '' && keyOf(pair) !== PARAM);
+  const kept = url.search.replace(/^\?/, '').split('&').filter((pair) => pair !== '' && queryKey(pair) !== PARAM);
   const pairs = param === null ? kept : [...kept, param];
   url.search = pairs.length > 0 ? `?${pairs.join('&')}` : '';
   return url.toString();
-}
-
-function keyOf(pair: string): string {
-  const key = pair.split('=', 1)[0].replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
 }

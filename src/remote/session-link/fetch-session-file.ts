@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_TOTAL_BYTES, formatBytes } from '../../store/zip/repo-zip';
 import { ImportCancelledError } from '../../store/errors';
 import type { SessionLink } from './session-link';
+import { readCappedBody } from '../response-body';
 
 /** The largest session file a link downloads: a file import refuses one that unpacks to more, whatever it weighs packed. */
 export const MAX_SESSION_LINK_BYTES = DEFAULT_MAX_TOTAL_BYTES;
@@ -81,38 +82,17 @@ async function readBody(
   read: { link: SessionLink; maxBytes: number; totalBytes: number | null; signal?: AbortSignal; onProgress: SessionFileFetchOptions['onProgress']; cancelled: () => Error },
 ): Promise<Uint8Array> {
   const { link, maxBytes, totalBytes, signal, onProgress } = read;
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  onProgress?.({ bytes: 0, totalBytes });
+  let bytes = 0;
   try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      length += chunk.value.length;
-      if (length > maxBytes) {
-        void reader.cancel();
-        throw tooLarge(link, length, maxBytes, true);
-      }
-      chunks.push(chunk.value);
-      onProgress?.({ bytes: length, totalBytes });
-    }
+    return await readCappedBody(response, maxBytes, () => tooLarge(link, bytes, maxBytes, true), (count) => {
+      bytes = count;
+      onProgress?.({ bytes, totalBytes });
+    });
   } catch (error) {
     if (signal?.aborted) throw read.cancelled();
     if (error instanceof SessionLinkError) throw error;
-    throw new SessionLinkError(`The download of ${link.fileName} from ${link.host} broke off after ${formatBytes(length)}: try again.`, 'unreachable');
+    throw new SessionLinkError(`The download of ${link.fileName} from ${link.host} broke off after ${formatBytes(bytes)}: try again.`, 'unreachable');
   }
-  return joined(chunks, length);
-}
-
-function joined(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
 
 function contentLength(response: Response): number | null {

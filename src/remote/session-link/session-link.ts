@@ -3,6 +3,7 @@
 // and http: on this machine (localhost, 127.0.0.1, [::1]) for development: a plain-http file could be swapped on the
 // way, and any other scheme (javascript:, data:, file:, blob:) is not a file on a host at all.
 import { SESSION_LINK_PARAM as PARAM } from './link-param';
+import { queryKey } from '../query-key';
 
 export { sessionLinkParam } from './link-param';
 
@@ -87,15 +88,6 @@ function queryEscape(value: string): string {
 
 // Rebuilt by hand rather than through URLSearchParams, which would re-encode the other parameters.
 function withoutParam(pairs: string, mark: '?' | '#'): string {
-  const kept = pairs.split('&').filter((pair) => pair !== '' && keyOf(pair) !== PARAM);
+  const kept = pairs.split('&').filter((pair) => pair !== '' && queryKey(pair) !== PARAM);
   return kept.length > 0 ? `${mark}${kept.join('&')}` : '';
-}
-
-function keyOf(pair: string): string {
-  const key = pair.split('=', 1)[0].replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
 }
