@@ -179,3 +179,56 @@ export type CompactionEntry = {
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 /** One item of the agent's todo list (the `todo` tool's arguments are the whole list). */
 export type TodoItem = { content: string; status: TodoStatus };
+
+/** Where a subagent task stands (the task card's `data-status`). */
+export type TaskStatus = 'queued' | 'running' | 'done' | 'error' | 'conflict' | 'aborted';
+
+/** One hunk of a worker's change that overlaps a change made meanwhile in the live workspace (1-based lines of the fork point). */
+export type TaskConflictHunk = { baseStart: number; base: string; live: string; worker: string };
+export type TaskConflict = { path: string; hunks: TaskConflictHunk[] };
+
+/**
+ * A worker's change to one file, kept while it is not applied (a conflict): the file at the fork point and in the
+ * worker's tree (null: absent); `encoding: 'base64'` for a file that is not UTF-8 text.
+ */
+export type TaskPendingFile = { path: string; base: string | null; worker: string | null; encoding?: 'base64' };
+
+/**
+ * A subagent task (the `task` tool): its own transcript, beside the session's messages (../shared/DESIGN.md,
+ * "Session file": its own line type). It answers the parent's call `toolCallId`; the parent's model sees only the
+ * call's result, never these messages.
+ */
+export type TaskEntry = {
+  type: 'task';
+  toolCallId: string;
+  /** explore, worker, or a definition's name. */
+  agent: string;
+  description: string;
+  prompt: string;
+  provider: string;
+  model: string;
+  status: TaskStatus;
+  /** Set with status aborted when the page was closed or reloaded while the task ran. */
+  interrupted?: boolean;
+  /** When the call was made (queued), started running, ended (ms since epoch). */
+  queuedAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  /** The subagent's transcript, its prompt first; partial while it runs. */
+  messages: Message[];
+  compactions?: CompactionEntry[];
+  /** Tool calls it made. */
+  toolCalls: number;
+  /** All its model calls, summaries included: counted in the session's totals. */
+  usage: Usage;
+  /** A worker's changed files (workdir-relative), applied or not. */
+  filesChanged?: string[];
+  conflicts?: TaskConflict[];
+  /** A worker's changes not applied yet (status conflict), for a later apply; dropped once applied or discarded. */
+  pending?: TaskPendingFile[];
+  /** How a worker's changes ended: merged at its end, applied later, discarded, or made on the live workspace (no fork). */
+  outcome?: 'merged' | 'applied' | 'discarded' | 'live';
+  /** Its final reply, as given to the parent. */
+  result?: string;
+  error?: string;
+};

@@ -113,6 +113,27 @@ export interface Runtime {
    * the workdir they are in no scan, export, snapshot or watch batch.
    */
   placeReadOnly?(root: string, files: WorkspaceFile[]): Promise<void>;
+  /**
+   * Optional: a copy-on-write copy of the workspace as it is now, in milliseconds and with no bytes copied (a worker
+   * subagent's tree). The fork and the live workspace never see each other's later changes.
+   */
+  fork?(options?: ForkOptions): Promise<RuntimeFork>;
+  dispose(): Promise<void>;
+}
+
+/** Where a fork's shell starts: the parent's working folder and environment. */
+export type ForkOptions = { cwd?: string; env?: Record<string, string> };
+
+/** A file the fork created, changed or removed since it was made: its bytes at the fork point and now (null: absent). */
+export type ForkChange = { path: string; base: Uint8Array | null; fork: Uint8Array | null };
+
+/** A copy-on-write copy of a workspace (Runtime.fork). */
+export interface RuntimeFork {
+  /** The fork as a runtime of its own (same workdir): reads see the workspace as it was at the fork, writes stay here. */
+  readonly runtime: Runtime;
+  /** The files (workdir-relative; links as their target text) that differ between the fork point and the fork now. */
+  changes(): Promise<ForkChange[]>;
+  /** Drops the fork; its runtime is disposed with it. */
   dispose(): Promise<void>;
 }
 

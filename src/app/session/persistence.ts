@@ -89,6 +89,8 @@ export class SessionPersistence {
           return this.runEnded();
         case 'web-tools':
           return this.enqueue(async () => void (await this.options.store.updateSession(this.sessionId, { webTools: event.on })));
+        case 'task':
+          return; // stored from the next change on (subagent tasks' persistence, issue 24)
         default: {
           const unreachable: never = event;
           return unreachable;

@@ -1,7 +1,8 @@
 // What a SessionController is made from (its options) and what it tells its subscribers (its events), apart from
 // the controller so that it reads as behaviour.
 import type { AgentTool } from '../../agent/types';
-import type { CompactionEntry, Message, Model, StreamFn } from '../../ai/types';
+import type { CompactionEntry, Message, Model, StreamFn, TaskEntry } from '../../ai/types';
+import type { AgentDefinition } from '../subagents/definitions/agent-definition';
 import type { Runtime } from '../../runtime/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { Settings } from '../settings/settings';
@@ -9,10 +10,15 @@ import type { ExternalTools, RunSources } from './run-options';
 
 /**
  * What a session tells its subscribers (persistence): a message joined the transcript; a compaction was made (told
- * after the message before its `atSeq`); a run ended; the web tools were switched.
+ * after the message before its `atSeq`); a run ended; the web tools were switched; a subagent task changed (its
+ * whole entry as it is now: queued, a message, a status; many times while it runs).
  */
 export type SessionEvent =
-  | { type: 'message'; message: Message } | { type: 'compaction'; compaction: CompactionEntry } | { type: 'run-end' } | { type: 'web-tools'; on: boolean };
+  | { type: 'message'; message: Message }
+  | { type: 'compaction'; compaction: CompactionEntry }
+  | { type: 'run-end' }
+  | { type: 'web-tools'; on: boolean }
+  | { type: 'task'; task: TaskEntry };
 
 export type SessionControllerOptions = {
   id?: string;
@@ -33,6 +39,10 @@ export type SessionControllerOptions = {
   messages?: Message[];
   /** Its compactions, in the order made. */
   compactions?: CompactionEntry[];
+  /** Its subagent tasks as stored (one that was queued or running when the page closed comes back aborted, interrupted). */
+  tasks?: TaskEntry[];
+  /** The subagent definitions the `task` tool offers (the workspace's and the person's valid ones), read at each run's start. */
+  subagentDefinitions?: () => Promise<AgentDefinition[]>;
   now?: () => Date;
   /** One-line news for the next run's prompt, taken once when a run starts (files changed on disk since the last). */
   takeNotices?: () => string[];

@@ -87,7 +87,21 @@ export type Settings = {
   mcpActiveTools: string[];
   /** Each MCP server's sign-in (OAuth tokens, registered client, PKCE verifier), by server id: secrets like API keys. */
   mcpOAuth: Record<string, McpOAuthRecord>;
+  /** Subagents (the task tool): how many run at once, each one's turn cap, and the models they may be given. */
+  subagents: SubagentSettings;
 };
+
+export type SubagentSettings = {
+  /** At most this many subagents run at once (1-8); further tasks wait. */
+  maxConcurrent: number;
+  /** Model calls one subagent may make before it is stopped and reports what it has. */
+  turnCap: number;
+  /** Model ids the `task` tool may name for a subagent (of the session's provider); none: the session's model only. */
+  models: string[];
+};
+
+export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxConcurrent: 4, turnCap: 50, models: [] };
+export const MAX_CONCURRENT_SUBAGENTS = 8;
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 export const DEFAULT_GITHUB_RAW_URL = 'https://raw.githubusercontent.com';
@@ -134,6 +148,7 @@ export function defaultSettings(): Settings {
     mcpReviewed: {},
     mcpActiveTools: [],
     mcpOAuth: {},
+    subagents: { ...DEFAULT_SUBAGENT_SETTINGS, models: [] },
   };
 }
 
@@ -199,6 +214,19 @@ export function parseSettings(raw: unknown): Settings {
     mcpReviewed: parseMcpReviewed(r.mcpReviewed),
     mcpActiveTools: stringList(r.mcpActiveTools, d.mcpActiveTools),
     mcpOAuth: parseMcpOAuth(r.mcpOAuth),
+    subagents: parseSubagentSettings(r.subagents),
+  };
+}
+
+const wholeIn = (value: unknown, min: number, max: number, fallback: number): number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+
+function parseSubagentSettings(raw: unknown): SubagentSettings {
+  const r = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  return {
+    maxConcurrent: wholeIn(r.maxConcurrent, 1, MAX_CONCURRENT_SUBAGENTS, DEFAULT_SUBAGENT_SETTINGS.maxConcurrent),
+    turnCap: wholeIn(r.turnCap, 1, 1000, DEFAULT_SUBAGENT_SETTINGS.turnCap),
+    models: stringList(r.models, []).filter((id) => id.trim() !== ''),
   };
 }
 
