@@ -28,23 +28,32 @@ export class BashSession {
   private readonly bash: Bash;
   private cwd: string;
 
-  /** A session in `workdir` over `fs` with `commands`; `changes` hears of a command's changes as one batch. */
+  /**
+   * A session over `fs` with `commands`, starting in `start.cwd` (default `workdir`) with `start.env` added to its
+   * environment (a fork's shell starts as its parent's is); `changes` hears of a command's changes as one batch.
+   */
   constructor(
     private readonly fs: ObservedFs,
     private readonly workdir: string,
     private readonly changes: WatchBatcher,
     commands: CustomCommand[],
+    start: { cwd?: string; env?: Record<string, string> } = {},
   ) {
-    this.cwd = workdir;
+    this.cwd = start.cwd ?? workdir;
     const loops = interruptibleLoops();
     this.bash = new Bash({
       fs,
       cwd: workdir,
-      env: { HOME: workdir, USER: 'user', LANG: 'C.UTF-8' },
+      env: { HOME: workdir, USER: 'user', LANG: 'C.UTF-8', ...start.env },
       executionLimits: EXECUTION_LIMITS,
       customCommands: [loops.command, ...commands],
     });
     this.bash.registerTransformPlugin(loops.plugin);
+  }
+
+  /** Where the next command starts (absolute). */
+  get directory(): string {
+    return this.cwd;
   }
 
   /** The next command starts in the workdir (the workspace was replaced under the session). */

@@ -10,7 +10,8 @@ import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, typ
 import { appendNote, stopNote } from '../exec/notes';
 import { relativeTo, resolvePath } from '../paths';
 import { RollbackCopy } from './rollback-copy';
-import type { ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
+import type { ExecOptions, ExecResult, ForkOptions, Runtime, RuntimeFork, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
+import { openWorkerFork, type ForkLine } from './fork/worker-fork';
 import type { CopiedEntry } from '../workspace/scan';
 import { packFiles } from './packed-files';
 import { answerBaselineFiles, answerNpmCall, GitPushAnswers, type WorkerLine } from './worker-requests';
@@ -53,6 +54,7 @@ class WorkerEmbeddedRuntime implements Runtime {
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private readonly listeners = new Set<(paths: string[]) => void>();
+  private readonly forkListeners = new Map<number, (paths: string[]) => void>();
   private readonly stopTable: Int32Array | undefined;
   /** Kept in the page: the worker asks for its files when git first needs them, and a new worker is told again. */
   private baseline: WorkspaceBaseline | null = null;
@@ -187,7 +189,25 @@ class WorkerEmbeddedRuntime implements Runtime {
     this.post({ type: 'baseline', name: baseline?.name ?? null, remoteUrl: baseline?.remoteUrl });
   }
 
-  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+  /** A fork living in the worker beside the files (fork/worker-fork.ts). */
+  fork(options?: ForkOptions): Promise<RuntimeFork> {
+    const line: ForkLine = {
+      workdir: this.workdir,
+      call: (method, args, fork) => this.call(method, args, fork),
+      exec: (command, opts, fork) => this.runExec(command, opts, fork),
+      request: (send) => this.request(send),
+      post: (message, transfer) => this.post(message, transfer),
+      nextNumber: () => this.nextId++,
+      listen: (fork, listener) => (listener ? this.forkListeners.set(fork, listener) : this.forkListeners.delete(fork)),
+    };
+    return openWorkerFork(line, options);
+  }
+
+  exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    return this.runExec(command, opts, undefined);
+  }
+
+  private async runExec(command: string, opts: ExecOptions, fork: number | undefined): Promise<ExecResult> {
     if (opts.signal?.aborted) return { output: stopNote('abort', undefined), exitCode: null };
     this.readBackChanged();
     const id = this.nextId++;
@@ -209,7 +229,7 @@ class WorkerEmbeddedRuntime implements Runtime {
     // The worker enforces timeoutMs itself (and says "timed out"); this only starts the grace period if it cannot, a
     // little later, so it never races the worker's own deadline and turns a timeout into an abort.
     const timer = opts.timeoutMs !== undefined ? setTimeout(() => requestStop('timeout'), opts.timeoutMs + WORKER_DEADLINE_MARGIN_MS) : undefined;
-    this.post({ type: 'exec', id, command, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, stream: opts.onOutput !== undefined });
+    this.post({ type: 'exec', id, command, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, stream: opts.onOutput !== undefined, fork });
     try {
       return await result;
     } finally {
@@ -292,12 +312,12 @@ class WorkerEmbeddedRuntime implements Runtime {
     });
   }
 
-  private call<M extends ForwardedMethod>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
+  private call<M extends ForwardedMethod>(method: M, args: MethodArgs<M>, fork?: number): Promise<MethodResult<M>> {
     const id = this.nextId++;
     return new Promise<MethodResult<M>>((resolve, reject) => {
       this.pending.set(id, { resolve: (value) => resolve(value as MethodResult<M>), reject });
       // Arguments are copied (not transferred): the caller may keep using its buffers.
-      this.post({ type: 'call', id, method, args } as ToWorker);
+      this.post({ type: 'call', id, method, args, fork } as ToWorker);
     });
   }
 
@@ -320,6 +340,7 @@ class WorkerEmbeddedRuntime implements Runtime {
         this.pending.get(message.id)?.onOutput?.(message.chunk);
         return;
       case 'changes':
+        if (message.fork !== undefined) return void this.forkListeners.get(message.fork)?.(message.paths);
         this.rollback.markChanged(message.paths);
         for (const listener of [...this.listeners]) listener(message.paths);
         return;

@@ -2,7 +2,7 @@
 // request reaches a tight loop through a SharedArrayBuffer the shell polls. Wired to the worker's globals by
 // worker.ts; tests wire it to an in-memory message channel.
 
-import { createEmbeddedRuntime, type EmbeddedRuntime } from './in-process';
+import { createEmbeddedRuntime, type EmbeddedRuntime, type EmbeddedRuntimeFork } from './in-process';
 import type { GitPushAnswer, GitPushRequest, ScannedEntry, StagedImport } from '../types';
 import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './protocol';
 import type { NpmEnvironment } from './npm/environment';
@@ -21,6 +21,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   let stopWatching: (() => void) | undefined;
   const aborts = new Map<number, AbortController>();
   const stages = new Map<number, StagedImport>();
+  const forks = new Map<number, EmbeddedRuntimeFork>();
   const baselineRequests = new Map<number, { resolve(files: { path: string; data: Uint8Array }[]): void; reject(error: Error): void }>();
   let nextBaselineRequest = 1;
   const npmRequests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -62,6 +63,10 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return;
       case 'import-files':
         return importFiles(message);
+      case 'fork':
+      case 'fork-changes':
+      case 'fork-dispose':
+        return answerFork(message);
       case 'stage-begin':
         if (runtime) stages.set(message.stage, runtime.beginImport()); // without one, its commit reports the failure
         return;
@@ -132,7 +137,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   }
 
   function callMethod(request: CallRequest): Promise<unknown> {
-    const rt = requireRuntime();
+    const rt = requireRuntime(request.fork);
     switch (request.method) {
       case 'readFile':
         return rt.readFile(...request.args);
@@ -183,7 +188,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   async function applyChanges(request: Extract<ToWorker, { type: 'apply-changes' }>): Promise<void> {
     try {
       const { removeFiles, removeFolders, makeFolders } = request;
-      await requireRuntime().applyChanges({ removeFiles, removeFolders, makeFolders, writeFiles: unpackFiles(request) });
+      await requireRuntime(request.fork).applyChanges({ removeFiles, removeFolders, makeFolders, writeFiles: unpackFiles(request) });
       post({ type: 'result', id: request.id, value: undefined });
     } catch (error) {
       post({ type: 'error', id: request.id, message: errorText(error) });
@@ -217,7 +222,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     const table = stopTable;
     const slot = request.id % STOP_SLOTS;
     try {
-      const result = await requireRuntime().exec(request.command, {
+      const result = await requireRuntime(request.fork).exec(request.command, {
         cwd: request.cwd,
         env: request.env,
         timeoutMs: request.timeoutMs,
@@ -264,9 +269,38 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
     });
   }
 
-  function requireRuntime(): EmbeddedRuntime {
+  /** A fork's messages: made (its changes reported with its number), its changes listed (copies), dropped. */
+  async function answerFork(request: Extract<ToWorker, { type: 'fork' | 'fork-changes' | 'fork-dispose' }>): Promise<void> {
+    try {
+      let value: unknown;
+      if (request.type === 'fork') {
+        const fork = await requireRuntime().fork({ cwd: request.cwd, env: request.env });
+        forks.set(request.fork, fork);
+        fork.runtime.watch((paths) => post({ type: 'changes', paths, fork: request.fork }));
+      } else if (request.type === 'fork-changes') {
+        value = await requireFork(request.fork).changes(); // cloned on the way, never transferred: they are the files' own bytes
+      } else {
+        const fork = forks.get(request.fork);
+        forks.delete(request.fork);
+        await fork?.dispose();
+      }
+      post({ type: 'result', id: request.id, value });
+    } catch (error) {
+      post({ type: 'error', id: request.id, message: errorText(error) });
+    }
+  }
+
+  /** The live runtime, or the fork numbered `fork`. */
+  function requireRuntime(fork?: number): EmbeddedRuntime {
+    if (fork !== undefined) return requireFork(fork).runtime;
     if (!runtime) throw new Error('The embedded runtime has not started yet.');
     return runtime;
+  }
+
+  function requireFork(fork: number): EmbeddedRuntimeFork {
+    const found = forks.get(fork);
+    if (!found) throw new Error('This fork of the workspace is gone (the sandbox restarted, or it was disposed); its changes are lost.');
+    return found;
   }
 
 }

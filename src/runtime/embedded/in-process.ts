@@ -4,7 +4,8 @@
 // keeps track of changed files has them in time for a snapshot.
 
 import { InMemoryFs } from 'just-bash';
-import type { EntryType, ExecResult, GitPushHost, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
+import type { EntryType, ExecResult, ForkOptions, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges } from '../types';
+import type { EmbeddedRuntime, EmbeddedRuntimeFork, EmbeddedRuntimeOptions } from './embedded-runtime';
 import type { SearchRequest, SearchResult } from '../search-types';
 import { runSearch } from '../search/run-search';
 import { runSearchAsync, runtimeSearchSource } from '../search/run-search-async';
@@ -19,43 +20,18 @@ import { lazyGitCommand } from './git/git-command';
 import { PendingBaseline } from './git/pending-baseline';
 import { createNodeCommand, type NodeCommand } from './node/node-command';
 import { createNpmCommands, type NpmCommands } from './npm/command';
-import type { NpmEnvironment } from './npm/environment';
-import { applyToMemory, entryType, listFolder, memoryScanSource } from './memory-fs';
+import { applyToMemory, entryType, exportMemoryZip, listFolder, memoryScanSource } from './memory-fs';
+import { detachEntry, forkMemory, makeForkable } from './fork/memory-fork';
 import { carryOverOutside, replaceWorkdir } from './workspace-replacement';
 import { ReadOnlyPlaces } from './read-only-places';
 import { copyEntries, scanSource, type CopiedEntry } from '../workspace/scan';
-import { DEFAULT_ZIP_EXCLUDE, makeExcluder, packWorkspaceZip, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from '../zip/workspace-zip';
+import { DEFAULT_ZIP_EXCLUDE, unpackWorkspaceZip, workspaceEntriesOf, type WorkspaceEntry, type WorkspaceFile } from '../zip/workspace-zip';
 
 export { DEFAULT_WORKDIR };
-export type { EmbeddedExecOptions };
+export type { EmbeddedExecOptions, EmbeddedRuntime, EmbeddedRuntimeFork, EmbeddedRuntimeOptions };
 
-export type EmbeddedRuntimeOptions = {
-  /** Initial files: workdir-relative (or absolute) path -> content. */
-  files?: Record<string, string | Uint8Array>;
-  /** Absolute workspace folder; default /home/project. */
-  workdir?: string;
-  /** npm's registry and tarball cache; default: the public registry and a cache in memory. */
-  npm?: NpmEnvironment;
-  /** The page's side of `git push` (it asks the person, then sends); without it, push says there is no network. */
-  gitPush?: GitPushHost;
-};
-
-/** The embedded runtime's own surface: a Runtime whose exec also takes a cross-thread stop flag. */
-export interface EmbeddedRuntime extends Runtime {
-  readonly kind: 'embedded';
-  exec(command: string, opts?: EmbeddedExecOptions): Promise<ExecResult>;
-  realpath(path: string): Promise<string>;
-  importFiles(files: WorkspaceFile[]): Promise<void>;
-  beginImport(): StagedImport;
-  setBaseline(baseline: WorkspaceBaseline | null): Promise<void>;
-  search(request: SearchRequest): Promise<SearchResult>;
-  scan(paths: string[], options?: ScanOptions): Promise<ScannedEntry[]>;
-  applyChanges(changes: WorkspaceChanges): Promise<void>;
-  flushChanges(): Promise<void>;
-  placeReadOnly(root: string, files: WorkspaceFile[]): Promise<void>;
-  /** Copies of everything at and below `paths` (node_modules included), read before anything else runs. */
-  copyEntries(paths: string[]): Promise<CopiedEntry[]>;
-}
+/** What a fork's runtime starts from: the fork's file system and the parent's shell and places. */
+type ForkedFrom = { memory: InMemoryFs; cwd: string; env?: Record<string, string>; readOnly: ReadOnlyPlaces; baseline: PendingBaseline };
 
 /**
  * Creates the in-process embedded runtime with `files` written under `workdir`. It is ready at once (synchronous);
@@ -77,29 +53,55 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private readonly shell: BashSession;
   private readonly changes = new WatchBatcher();
   /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
-  private readonly baseline = new PendingBaseline();
+  private readonly baseline: PendingBaseline;
   private readonly node: NodeCommand = createNodeCommand();
   private readonly searchIndex = new SearchIndex(() => this.memory);
   private readonly npm: NpmCommands;
-  private readonly readOnly = new ReadOnlyPlaces();
+  private readonly readOnly: ReadOnlyPlaces;
   private disposed = false;
 
-  constructor(options: EmbeddedRuntimeOptions) {
+  /** A runtime with `options.files`, or (`forked`) one over a fork's file system. */
+  constructor(
+    private readonly options: EmbeddedRuntimeOptions,
+    private readonly forked?: ForkedFrom,
+  ) {
     this.workdir = normalizeAbsolute(options.workdir ?? DEFAULT_WORKDIR);
-    const memory = new InMemoryFs();
+    const memory = forked?.memory ?? new InMemoryFs();
     this.memory = memory;
-    memory.mkdirSync(this.workdir, { recursive: true });
-    for (const [path, content] of Object.entries(options.files ?? {})) {
-      memory.writeFileSync(resolvePath(this.workdir, path), content);
+    this.baseline = forked?.baseline ?? new PendingBaseline();
+    this.readOnly = forked?.readOnly ?? new ReadOnlyPlaces();
+    if (!forked) {
+      memory.mkdirSync(this.workdir, { recursive: true });
+      for (const [path, content] of Object.entries(options.files ?? {})) memory.writeFileSync(resolvePath(this.workdir, path), content);
+      makeForkable(memory);
     }
-    this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths), (paths) => this.readOnly.check(paths));
+    this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths), (paths) => this.readOnly.check(paths), (path) => detachEntry(this.memory, path));
     this.npm = createNpmCommands(options.npm);
-    this.shell = new BashSession(this.fs, this.workdir, this.changes, [
+    const commands = [
       lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush }),
       this.npm.beforeUse(this.node.command),
       ...this.npm.commands,
       ...searchCommands(() => this.searchIndex.current()),
-    ]);
+    ];
+    this.shell = new BashSession(this.fs, this.workdir, this.changes, commands, { cwd: forked?.cwd, env: forked?.env });
+  }
+
+  /** Forks the files in constant time (fork/memory-fork.ts); the fork's shell, watch and search are its own. */
+  async fork(options: ForkOptions = {}): Promise<EmbeddedRuntimeFork> {
+    this.assertLive();
+    if (this.forked) throw new Error('A fork cannot be forked again; fork the live workspace instead.');
+    const cwd = options.cwd !== undefined ? this.resolve(options.cwd) : this.shell.directory;
+    const files = forkMemory(this.memory, this.workdir);
+    const forked: ForkedFrom = { memory: files.memory, cwd, env: options.env, readOnly: this.readOnly, baseline: this.baseline.copy() };
+    const runtime = new InProcessEmbeddedRuntime(this.options, forked);
+    return {
+      runtime,
+      changes: () => files.changes(),
+      dispose: async () => {
+        await runtime.dispose();
+        files.dispose();
+      },
+    };
   }
 
   // ---- files ----
@@ -199,26 +201,9 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
 
   // ---- snapshots ----
 
-  async exportZip(opts: { exclude?: string[] } = {}): Promise<Uint8Array> {
-    const excluded = makeExcluder(opts.exclude ?? DEFAULT_ZIP_EXCLUDE);
-    const entries: WorkspaceEntry[] = [];
-    const walk = async (dir: string): Promise<void> => {
-      for (const entry of await this.listDir(dir)) {
-        const absolute = `${dir === '/' ? '' : dir}/${entry.name}`;
-        const relative = relativeTo(this.workdir, absolute) ?? entry.name;
-        if (excluded(relative)) continue;
-        const type = entry.type === 'symlink' ? (await this.stat(absolute))?.type : entry.type;
-        if (type === 'dir' && entry.type === 'dir') {
-          entries.push({ path: relative, kind: 'dir' });
-          await walk(absolute);
-        } else if (type === 'file') {
-          // A symlink to a file is stored as the file's content; links to folders are skipped (they may loop).
-          entries.push({ path: relative, kind: 'file', data: await this.fs.readFileBuffer(absolute) });
-        }
-      }
-    };
-    await walk(this.workdir);
-    return packWorkspaceZip(entries);
+  exportZip(opts: { exclude?: string[] } = {}): Promise<Uint8Array> {
+    this.assertLive();
+    return exportMemoryZip(this.fs, this.workdir, opts.exclude ?? DEFAULT_ZIP_EXCLUDE);
   }
 
   /** Replaces the whole workspace with the zip's contents (replace, not merge). */
@@ -254,6 +239,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
 
   private async swapInWorkspace(next: InMemoryFs, paths: string[]): Promise<void> {
     const removed = await carryOverOutside(this.memory, next, this.workdir);
+    makeForkable(next);
     this.memory = next;
     this.fs.inner = next;
     this.workspaceReplaced(removed, paths);

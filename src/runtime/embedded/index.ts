@@ -1,6 +1,8 @@
 // The embedded runtime: just-bash over an in-memory file system, with Conch's dev box, runnable where WebContainer
 // cannot boot. Its parts:
-// - in-process.ts: the Runtime itself (tests and the worker use it directly); bash-session.ts: its shell session
+// - in-process.ts: the Runtime itself (tests and the worker use it directly), embedded-runtime.ts its public surface;
+//   fork/: its copy-on-write forks (a worker subagent's own tree: the live file system keeps, for each open fork,
+//   the entries it changes after the fork point, so taking one copies nothing); bash-session.ts: its shell session
 //   (a command's run, the directory it carries on); memory-fs.ts, observed-fs.ts, memory-tree.ts and
 //   search-index.ts: its file system as the shell, the watchers and the search see it; workspace-replacement.ts:
 //   an import replacing the whole workdir; interruptible-loops.ts: the yield points that let an abort stop a tight

@@ -2,9 +2,10 @@
 // listings, the workspace as a scan reads it, and a set of changes applied straight into memory (a restore).
 
 import type { IFileSystem, InMemoryFs } from 'just-bash';
-import { parentOf } from '../paths';
+import { parentOf, relativeTo } from '../paths';
 import type { EntryType, WorkspaceChanges } from '../types';
 import type { ScanSource } from '../workspace/scan';
+import { makeExcluder, packWorkspaceZip, type WorkspaceEntry } from '../zip/workspace-zip';
 
 /** The entry's type, or undefined when missing; `follow` resolves symlinks like stat(2). */
 export async function entryType(fs: IFileSystem, absolute: string, follow: boolean): Promise<EntryType | undefined> {
@@ -113,4 +114,26 @@ export async function copyEntry(from: InMemoryFs, to: InMemoryFs, path: string):
   } else {
     to.writeFileSync(path, await from.readFileBuffer(path), undefined, { mode: info.mode, mtime: info.mtime });
   }
+}
+
+/** The workspace under `workdir` as a zip, `exclude`d paths left out; a link to a file is stored as the file, links to folders are skipped (they may loop). */
+export async function exportMemoryZip(fs: IFileSystem, workdir: string, exclude: readonly string[]): Promise<Uint8Array> {
+  const excluded = makeExcluder(exclude);
+  const entries: WorkspaceEntry[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await listFolder(fs, dir)) {
+      const absolute = `${dir === '/' ? '' : dir}/${entry.name}`;
+      const relative = relativeTo(workdir, absolute) ?? entry.name;
+      if (excluded(relative)) continue;
+      const type = entry.type === 'symlink' ? await entryType(fs, absolute, true) : entry.type;
+      if (type === 'dir' && entry.type === 'dir') {
+        entries.push({ path: relative, kind: 'dir' });
+        await walk(absolute);
+      } else if (type === 'file') {
+        entries.push({ path: relative, kind: 'file', data: await fs.readFileBuffer(absolute) });
+      }
+    }
+  };
+  await walk(workdir);
+  return packWorkspaceZip(entries);
 }

@@ -26,11 +26,15 @@ export class ObservedFs implements IFileSystem {
   readonly readdirWithFileTypes?: (path: string) => Promise<Dirents>;
   private current: IFileSystem;
 
-  /** `refuse` throws for paths that must not change (read-only folders); nothing is changed or reported then. */
+  /**
+   * `refuse` throws for paths that must not change (read-only folders); nothing is changed or reported then.
+   * `detach` runs before a change just-bash makes to an entry in place (chmod, utimes), so a fork keeps its own.
+   */
   constructor(
     inner: IFileSystem,
     private readonly onMutation: (absolutePaths: string[]) => void,
     private readonly refuse: (absolutePaths: string[]) => void = () => undefined,
+    private readonly detach: (absolutePath: string) => Promise<void> = async () => undefined,
   ) {
     this.current = inner;
     if (inner.readFileBytes) this.readFileBytes = (path) => this.current.readFileBytes!(path);
@@ -109,7 +113,10 @@ export class ObservedFs implements IFileSystem {
     return this.mutate([src, dest], () => this.inner.mv(src, dest));
   }
   chmod(path: string, mode: number): Promise<void> {
-    return this.mutate([path], () => this.inner.chmod(path, mode));
+    return this.mutate([path], async () => {
+      await this.detach(path);
+      await this.inner.chmod(path, mode);
+    });
   }
   symlink(target: string, linkPath: string): Promise<void> {
     return this.mutate([linkPath], () => this.inner.symlink(target, linkPath));
@@ -118,6 +125,9 @@ export class ObservedFs implements IFileSystem {
     return this.mutate([newPath], () => this.inner.link(existingPath, newPath));
   }
   utimes(path: string, atime: Date, mtime: Date): Promise<void> {
-    return this.mutate([path], () => this.inner.utimes(path, atime, mtime));
+    return this.mutate([path], async () => {
+      await this.detach(path);
+      await this.inner.utimes(path, atime, mtime);
+    });
   }
 }

@@ -31,14 +31,19 @@ export const STOP_SLOTS = 64;
 /** What the worker's npm asks the page for (the registry setting, the tarball cache in the page's storage). */
 export type NpmHostCall = { op: 'registry' } | { op: 'cache-get'; key: string } | { op: 'cache-put'; key: string; data: Uint8Array };
 
-export type CallRequest = { [M in ForwardedMethod]: { type: 'call'; id: number; method: M; args: MethodArgs<M> } }[ForwardedMethod];
+/** `fork`, on a request: the fork (by the number its fork message gave it) the request is for, rather than the live runtime. */
+export type CallRequest = { [M in ForwardedMethod]: { type: 'call'; id: number; method: M; args: MethodArgs<M>; fork?: number } }[ForwardedMethod];
 
 export type ToWorker =
   /** npmHost: the page answers npm-host-call messages (else npm uses the public registry and a memory cache);
    * gitPushHost: the page answers git-push messages (else git push says there is no network). */
   | { type: 'init'; options: Omit<EmbeddedRuntimeOptions, 'npm' | 'gitPush'>; stopTable?: SharedArrayBuffer; npmHost?: boolean; gitPushHost?: boolean }
   | CallRequest
-  | { type: 'exec'; id: number; command: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; stream: boolean }
+  | { type: 'exec'; id: number; command: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number; stream: boolean; fork?: number }
+  /** Runtime.fork: a fork of the live runtime, named `fork` by the page from then on; fork-changes and fork-dispose follow. */
+  | { type: 'fork'; id: number; fork: number; cwd?: string; env?: Record<string, string> }
+  | { type: 'fork-changes'; id: number; fork: number }
+  | { type: 'fork-dispose'; id: number; fork: number }
   | { type: 'abort'; id: number }
   /** Runtime.importFiles, its files packed end to end into one transferred buffer (file i ends at ends[i]). */
   | { type: 'import-files'; id: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
@@ -57,6 +62,7 @@ export type ToWorker =
       paths: string[];
       ends: Uint32Array;
       bytes: ArrayBuffer;
+      fork?: number;
     }
   /** Copies of everything at and below `paths`, for the page's rollback copy (EmbeddedRuntime.copyEntries). */
   | { type: 'copy-entries'; id: number; paths: string[] }
@@ -76,7 +82,7 @@ export type FromWorker =
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; message: string }
   | { type: 'output'; id: number; chunk: string }
-  | { type: 'changes'; paths: string[] }
+  | { type: 'changes'; paths: string[]; fork?: number }
   /** git is about to make the repository of the baseline: the page sends its files (baseline-files). */
   | { type: 'baseline-files-needed'; request: number }
   | { type: 'npm-host-call'; request: number; call: NpmHostCall }

@@ -14,9 +14,19 @@ import { createMutationQueue, type MutationQueue } from './mutation-queue';
 import { DEFAULT_WORKDIR, displayPath, joinPath, parentOf, relativeTo, resolvePath } from '../paths';
 import type { SearchRequest, SearchResult } from '../search-types';
 import { applyToRuntime, scanRuntime } from './fallbacks';
-import type { EntryType, ExecOptions, ExecResult, Runtime, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
+import type { EntryType, ExecOptions, ExecResult, ForkChange, ForkOptions, Runtime, RuntimeFork, ScannedEntry, ScanOptions, StagedImport, WorkspaceBaseline, WorkspaceChanges, WorkspaceFile } from '../types';
 
 export type WorkspaceIdentity = Pick<Runtime, 'kind' | 'workdir'>;
+
+/** A copy-on-write fork of a workspace (Workspace.fork): a Workspace of its own over the fork's runtime. */
+export interface WorkspaceFork extends RuntimeFork {
+  readonly workspace: Workspace;
+  /** The same Workspace, so a WorkspaceFork is also a RuntimeFork. */
+  readonly runtime: Workspace;
+  changes(): Promise<ForkChange[]>;
+  /** Drops the fork: its workspace and runtime are disposed. */
+  dispose(): Promise<void>;
+}
 
 type ChangeListener = (paths: string[]) => void;
 
@@ -118,6 +128,34 @@ export class Workspace implements Runtime {
     void this.gate.then(() => this.exclusiveJobs--);
     return run;
   }
+
+  // ---- forks ----
+
+  /** True when the live runtime can fork its files (the embedded one can; WebContainer cannot). */
+  get canFork(): boolean {
+    return typeof this.live?.fork === 'function';
+  }
+
+  /**
+   * A copy-on-write fork of the workspace as it is now (a worker subagent's tree): its own Workspace, whose writes
+   * the live workspace never sees, nor it the live one's. Rejects when the runtime cannot fork (see canFork).
+   */
+  fork = async (options?: ForkOptions): Promise<WorkspaceFork> => {
+    const rt = await this.ready();
+    if (!rt.fork) throw new Error(`The ${rt.kind} runtime cannot fork the workspace; run the work on the live workspace instead.`);
+    const fork = await rt.fork(options);
+    const workspace = new Workspace(fork.runtime);
+    workspace.attach(fork.runtime);
+    return {
+      workspace,
+      runtime: workspace,
+      changes: () => fork.changes(),
+      dispose: async () => {
+        await workspace.dispose();
+        await fork.dispose();
+      },
+    };
+  };
 
   // ---- paths ----
 

@@ -14,6 +14,14 @@ export class PendingBaseline {
     this.armed = baseline !== null;
   }
 
+  /** The same state, to change on its own from now on (a fork's git makes its repository in the fork). */
+  copy(): PendingBaseline {
+    const copy = new PendingBaseline();
+    copy.baseline = this.baseline;
+    copy.armed = this.armed;
+    return copy;
+  }
+
   /** The workspace was replaced as a whole: if the new files have no `.git`, the repository is to be made again. */
   rearm(): void {
     this.armed = this.baseline !== null;
