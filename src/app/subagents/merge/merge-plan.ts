@@ -27,9 +27,12 @@ export type LiveReader = (path: string) => Promise<Uint8Array | null>;
 
 /** Plans the merge of a worker's `changes` into the live tree `readLive` reads. */
 export async function planMerge(changes: ForkChange[], readLive: LiveReader): Promise<MergePlan> {
-  const files = changes.map((change) => ({ path: change.path, base: change.base, worker: change.fork }));
+  // A worker's git commands write the fork's own repository; its commits' objects are not changes to merge.
+  const files = changes.filter((change) => !isGitInternal(change.path)).map((change) => ({ path: change.path, base: change.base, worker: change.fork }));
   return plan(files, readLive, undefined);
 }
+
+const isGitInternal = (path: string) => path === '.git' || path.startsWith('.git/');
 
 /**
  * Plans applying a conflicted worker's kept changes to the live tree as it is now: merged again, each conflicting

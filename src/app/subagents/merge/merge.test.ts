@@ -30,6 +30,14 @@ describe('planMerge', () => {
     expect(await workspace.stat('dir')).toBeNull(); // the folder the worker emptied goes with its last file
   });
 
+  it("leaves the worker's own git repository out: its objects are no change to the workspace", async () => {
+    const workspace = workspaceWith({ 'a.txt': 'a' });
+    const plan = await planMerge([change('.git/HEAD', null, 'ref: refs/heads/main\n'), change('.git/objects/ab/cd', null, 'x'), change('a.txt', 'a', 'b')], liveReader(workspace));
+    expect(plan.filesChanged).toEqual(['a.txt']);
+    await applyMergePlan(workspace, plan);
+    expect(await workspace.stat('.git')).toBeNull();
+  });
+
   it('takes identical changes on both sides as no conflict', async () => {
     const workspace = workspaceWith({ 'a.txt': lines('same edit', 'b'), 'both-new.txt': 'n' });
     const plan = await planMerge([change('a.txt', lines('a', 'b'), lines('same edit', 'b')), change('both-new.txt', null, 'n')], liveReader(workspace));
