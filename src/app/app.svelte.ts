@@ -6,10 +6,11 @@
 // instructions/ (the repo's AGENTS.md files: in the prompt, and attached to the first tool result under their folder),
 // workspace/ (import, export, the Files tab), repos/ (repos where they live: import from GitHub or GitLab, pull and
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
-// storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
-// their tools and prompts), link-import/ (a `?session=` link to a shared session file on another host: the confirm
-// card's state, the fetch, the import as a file import, and the export's share link), compaction/, terminal/ and
-// replay/ (a session step by step, its workspace rebuilt per step).
+// storage view), conventions/ (skills and command templates), subagents/ (the task tool's subagents and their
+// definitions), mcp/ (the remote MCP servers: connections, tool review, their tools and prompts), link-import/ (a
+// `?session=` link to a shared session file on another host: the confirm card's state, the fetch, the import as a
+// file import, and the export's share link), compaction/, terminal/ and replay/ (a session step by step, its
+// workspace rebuilt per step).
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
@@ -31,6 +32,7 @@ import type { McpServers, McpSettings } from './mcp/mcp-servers.svelte';
 import type { ExternalTools } from './session/run-options';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
+import { SubagentDefinitions } from './subagents/definitions/definitions.svelte';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
@@ -91,6 +93,8 @@ export class AppState {
     workspace: this.workspace,
     openStore: async () => (await import('../store')).createPersonalConventionsStore(),
   });
+  /** Subagent definitions: the workspace's and the person's own (Settings → Subagents). */
+  readonly subagentDefinitions = new SubagentDefinitions({ workspace: this.workspace, openStore: async () => (await import('../store')).createPersonalAgentsStore() });
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -209,6 +213,7 @@ export class AppState {
       streamFn: engine.streamFn,
       takeNotices: () => this.outsideEdits.take(init.id),
       skillsForRun: () => this.conventions.forRun(),
+      subagentDefinitions: () => this.subagentDefinitions.valid(),
     });
   }
 
