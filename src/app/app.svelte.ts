@@ -32,6 +32,7 @@ import type { McpServers, McpSettings } from './mcp/mcp-servers.svelte';
 import type { ExternalTools } from './session/run-options';
 import { errorText } from '../ai/messages';
 import { Conventions } from './conventions/conventions.svelte';
+import { SubagentDefinitions } from './subagents/definitions/definitions.svelte';
 
 export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 
@@ -92,6 +93,8 @@ export class AppState {
     workspace: this.workspace,
     openStore: async () => (await import('../store')).createPersonalConventionsStore(),
   });
+  /** Subagent definitions: the workspace's and the person's own (Settings → Subagents). */
+  readonly subagentDefinitions = new SubagentDefinitions({ workspace: this.workspace, openStore: async () => (await import('../store')).createPersonalAgentsStore() });
 
   private readonly options: AppStateOptions;
   private store: Pick<SessionStore, 'getSettings' | 'setSettings'> | null = null;
@@ -210,6 +213,7 @@ export class AppState {
       streamFn: engine.streamFn,
       takeNotices: () => this.outsideEdits.take(init.id),
       skillsForRun: () => this.conventions.forRun(),
+      subagentDefinitions: () => this.subagentDefinitions.valid(),
     });
   }
 

@@ -26,6 +26,7 @@ import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
 import { SessionWebTools } from './web-tools.svelte';
+import { NO_SUBAGENT_TASKS, type SubagentTaskViews } from '../subagents/task-view';
 
 export type { ReplyProgress, SessionControllerOptions, SessionEvent, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
@@ -51,6 +52,8 @@ export class SessionController {
   /** Compactions, the context meter's count, and the compaction in progress. */
   readonly compaction: SessionCompaction;
   readonly webTools = new SessionWebTools((on) => this.emit({ type: 'web-tools', on }));
+  /** Its subagent tasks, for the task cards (issue 24's SubagentTasks takes this place). */
+  readonly tasks: SubagentTaskViews = NO_SUBAGENT_TASKS;
 
   private readonly options: SessionControllerOptions;
   private readonly activity: AgentActivity;
