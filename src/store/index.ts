@@ -38,9 +38,17 @@ export type {
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
 export { createSessionStore, type SessionStoreOptions } from './sessions/session-store';
-export { repairTranscript, closeInterruptedReply, ABORTED_BY_RELOAD, INTERRUPTED_BY_RELOAD } from './sessions/repair-transcript';
+export {
+  repairTranscript,
+  closeInterruptedReply,
+  closeInterruptedTask,
+  ABORTED_BY_RELOAD,
+  INTERRUPTED_BY_RELOAD,
+  TASK_INTERRUPTED_BY_RELOAD,
+} from './sessions/repair-transcript';
 export { DraftWriter, type DraftWriterOptions } from './sessions/draft-writer';
 export { findCompactionProblem } from './compaction-schema';
+export { findTaskProblem } from './task-schema';
 export { storageEstimate, requestPersistentStorage } from './storage-info';
 export { acquireSessionLock, type SessionLock } from './sessions/lock';
 export { createPackageCache } from './package-cache';
