@@ -10,7 +10,7 @@
 // their tools and prompts), link-import/ (a `?session=` link to a shared session file on another host: the confirm
 // card's state, the fetch, the import as a file import, and the export's share link), compaction/, terminal/ and
 // replay/ (a session step by step, its workspace rebuilt per step).
-import type { CompactionEntry, Message, StreamFn } from '../ai/types';
+import type { CompactionEntry, Message, StreamFn, TaskEntry } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
 import { Workspace } from '../runtime/workspace/workspace';
@@ -197,6 +197,7 @@ export class AppState {
     createdAt: number;
     messages: Message[];
     compactions?: CompactionEntry[];
+    tasks?: TaskEntry[];
   }): Promise<SessionController> {
     const engine = await this.loadEngine();
     return new SessionController({

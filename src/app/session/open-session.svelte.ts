@@ -1,12 +1,12 @@
 // One session opened in this tab: its controller, its persistence (only in the tab that holds the session's lock;
 // another tab sees it read-only), and its workspace put into the page's sandbox. The library opens and closes these;
 // everything a session does while open hangs off this one object.
-import type { CompactionEntry, Message } from '../../ai/types';
+import type { CompactionEntry, Message, TaskEntry } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { SessionLock, SessionStore } from '../../store';
 import type { SessionController } from './controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './persistence';
-import { recoverInterruptedReply, ReplyDrafts } from './interrupted-reply';
+import { recoverInterruptedReply, recoverInterruptedTasks, ReplyDrafts } from './interrupted-reply';
 import type { WorkspaceSnapshots } from './workspace-snapshots';
 
 /** What an open session needs from the page: the sandbox's workspace and a controller for a transcript. */
@@ -22,6 +22,7 @@ export interface SessionHost {
     createdAt: number;
     messages: Message[];
     compactions?: CompactionEntry[];
+    tasks?: TaskEntry[];
   }): SessionController | Promise<SessionController>;
 }
 
@@ -100,12 +101,14 @@ export class OpenSession {
       const compactions = await options.store.loadCompactions(id);
       // Only the owning tab stores the reply a reload interrupted; another tab shows the transcript as stored.
       const transcript = lock ? await recoverInterruptedReply(options.store, id, messages) : messages;
+      const tasks = await recoverInterruptedTasks(options.store, id, lock !== null);
       const controller = await options.host.createController({
         id,
         title: record.title || 'New session',
         createdAt: record.createdAt,
         messages: transcript,
         compactions,
+        tasks,
       });
       controller.webTools.on = record.webTools === true;
       return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, snapshots: options.snapshots, lock, saved: true, onSaveState: options.onSaveState });
