@@ -162,6 +162,8 @@ export interface SessionFileContents {
   messages: Message[];
   /** In the order made; files from before compaction existed have none. */
   compactions: CompactionEntry[];
+  /** Subagent tasks, in call order (none in files from before subagents). */
+  tasks: TaskEntry[];
   workspace: FileMap;
   baseline: FileMap | null;
   /**
