@@ -9,7 +9,7 @@
 // storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
 // their tools and prompts), link-import/ (a `?session=` link to a shared session file on another host: the confirm
 // card's state, the fetch, the import as a file import, and the export's share link), compaction/, terminal/ and
-// replay/ (a session step by step, its workspace rebuilt per step).
+// replay/ (a session step by step, its workspace rebuilt per step), subagents/ (the `task` tool, its definitions).
 import type { CompactionEntry, Message, StreamFn, TaskEntry } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
