@@ -51,6 +51,7 @@ export class OpenSession {
   private readonly snapshots: WorkspaceSnapshots;
   private readonly persistence: SessionPersistence | null;
   private readonly stopDrafts: (() => void) | null = null;
+  private readonly stopFlushOnHide: (() => void) | null = null;
   private lock: SessionLock | null;
 
   private constructor(init: {
@@ -88,6 +89,12 @@ export class OpenSession {
       const persistence = this.persistence;
       const drafts = new ReplyDrafts({ store: init.store, sessionId: init.id, afterWrites: (job) => persistence.afterWrites(job) });
       this.stopDrafts = drafts.attach(init.controller);
+      // A running subagent's latest change waits for its throttle: the page going away writes it now.
+      if (typeof window !== 'undefined') {
+        const hide = () => void persistence.flush();
+        window.addEventListener('pagehide', hide);
+        this.stopFlushOnHide = () => window.removeEventListener('pagehide', hide);
+      }
     }
   }
 
@@ -173,6 +180,7 @@ export class OpenSession {
   /** Stops the agent, the persistence and the lock; the session leaves the screen. */
   close(): void {
     this.stopDrafts?.();
+    this.stopFlushOnHide?.();
     this.persistence?.detach();
     this.lock?.release();
     this.lock = null;
