@@ -50,6 +50,18 @@ describe('TaskWrites', () => {
     writes.flush();
     expect(written).toEqual(['t1:1', 't2:1', 't1:2', 't2:3']);
   });
+
+  it('writes nothing more once disposed', () => {
+    vi.useFakeTimers();
+    const written: number[] = [];
+    const writes = new TaskWrites({ write: (t) => written.push(t.messages.length), now: () => Date.now() });
+    writes.changed(running(1));
+    writes.changed(running(2));
+    writes.dispose();
+    vi.advanceTimersByTime(5_000);
+    writes.flush();
+    expect(written).toEqual([1]);
+  });
 });
 
 async function setup() {

@@ -40,9 +40,11 @@ export class TaskWrites {
     for (const id of [...this.pending.keys()]) this.writeNow(id);
   }
 
-  /** Stops the timers; what is pending is handed on first, so nothing is lost. */
+  /** Stops the timers without writing (the session was closed: flushed first when it was left, not when deleted). */
   dispose(): void {
-    this.flush();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.pending.clear();
   }
 
   private writeNow(id: string): void {
