@@ -11,7 +11,7 @@
 // card's state, the fetch, the import as a file import, and the export's share link), compaction/, terminal/,
 // replay/ (a session step by step, its workspace rebuilt per step) and subagents/ (the `task` tool's subagents: their
 // definitions, and merge/, a worker's forked tree merged back).
-import type { CompactionEntry, Message, StreamFn } from '../ai/types';
+import type { CompactionEntry, Message, StreamFn, TaskEntry } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';
 import { Workspace } from '../runtime/workspace/workspace';
@@ -201,6 +201,7 @@ export class AppState {
     createdAt: number;
     messages: Message[];
     compactions?: CompactionEntry[];
+    tasks?: TaskEntry[];
   }): Promise<SessionController> {
     const engine = await this.loadEngine();
     return new SessionController({

@@ -1,7 +1,7 @@
 // Public API of the storage layer. UI and app code import from here only. Its parts: db.ts (one IndexedDB
 // database, a store per kind of record) and keys.ts (its key shapes); objects/, snapshots by content (blobs and
 // packs by git blob id, trees/ of folders, refs, garbage collection, the migration of zip-era snapshots, storage
-// figures); conventions/, the person's own skills, command templates and subagent definitions; sessions/, session records, entries, drafts, compactions, locks and message search; zip/, archives
+// figures); conventions/, the person's own skills, command templates and subagent definitions; sessions/, session records, entries, drafts, compactions, subagent tasks, locks and message search; zip/, archives
 // from outside read within the safety limits; files/, what crosses the tab's edge as a file (session-file/ read
 // and written in a worker with its checkpoints, the HTML export, transfer, patch, download names, the secret scan).
 export type {
@@ -38,9 +38,17 @@ export type {
 export { StorageFullError, ZipImportError, SessionFileError, ImportCancelledError } from './errors';
 
 export { createSessionStore, type SessionStoreOptions } from './sessions/session-store';
-export { repairTranscript, closeInterruptedReply, ABORTED_BY_RELOAD, INTERRUPTED_BY_RELOAD } from './sessions/repair-transcript';
+export {
+  repairTranscript,
+  closeInterruptedReply,
+  closeInterruptedTask,
+  ABORTED_BY_RELOAD,
+  INTERRUPTED_BY_RELOAD,
+  TASK_INTERRUPTED_BY_RELOAD,
+} from './sessions/repair-transcript';
 export { DraftWriter, type DraftWriterOptions } from './sessions/draft-writer';
 export { findCompactionProblem } from './compaction-schema';
+export { findTaskProblem } from './task-schema';
 export { storageEstimate, requestPersistentStorage } from './storage-info';
 export { acquireSessionLock, type SessionLock } from './sessions/lock';
 export { createPackageCache } from './package-cache';

@@ -1,5 +1,5 @@
 // Data shapes of the storage layer (../../shared/DESIGN.md, "Storage" and "Session file").
-import type { AssistantMessage, CompactionEntry, Message, UserMessage } from '../ai/types';
+import type { AssistantMessage, CompactionEntry, Message, TaskEntry, UserMessage } from '../ai/types';
 import type { ObjectId } from '../runtime/object-id';
 import type { NewObjects, ObjectStore } from './objects/object-store';
 import type { FileMap } from './file-map';
@@ -94,6 +94,8 @@ export type SessionSeed = {
   messages: Message[];
   /** Compactions of `messages` (atSeq at most messages.length), in the order made. */
   compactions?: CompactionEntry[];
+  /** Subagent tasks answering tool calls of `messages`, in call order. */
+  tasks?: TaskEntry[];
   /**
    * The messages already in their stored form (entry-codec.ts), prepared off the page's thread, same order. When
    * given, they are what is stored, and `messages` only count tokens and cost (their large texts may be blank).
@@ -160,6 +162,8 @@ export interface SessionFileContents {
   messages: Message[];
   /** In the order made; files from before compaction existed have none. */
   compactions: CompactionEntry[];
+  /** Subagent tasks, in call order (none in files from before subagents). */
+  tasks: TaskEntry[];
   workspace: FileMap;
   baseline: FileMap | null;
   /**
@@ -216,6 +220,14 @@ export interface SessionStore {
   loadCompactions(sessionId: string): Promise<CompactionEntry[]>;
 
   /**
+   * Stores a subagent task as it is now, whole, replacing its previous version (keyed by its toolCallId); its usage
+   * counts in the session's totals (what it used since the stored version is added).
+   */
+  saveTask(sessionId: string, task: TaskEntry): Promise<void>;
+  /** The session's subagent tasks as stored, in call order. Throws, naming the problem, when one is damaged. */
+  loadTasks(sessionId: string): Promise<TaskEntry[]>;
+
+  /**
    * The reply being streamed, kept so a reload can show it as interrupted. One slot per session, overwritten by each
    * save (not an entry: entries are append-only). Write it through a DraftWriter, which throttles.
    */
@@ -256,8 +268,8 @@ export interface SessionStore {
   collectGarbage(options?: CollectOptions): Promise<GarbageReport>;
 
   /**
-   * New session holding the entries before user message `atSeq`, the compactions made before that point, and the
-   * workspace of that checkpoint.
+   * New session holding the entries before user message `atSeq`, the compactions made before that point, the
+   * subagent tasks of the tool calls it keeps, and the workspace of that checkpoint.
    */
   forkSession(sessionId: string, atSeq: number): Promise<ForkResult>;
 

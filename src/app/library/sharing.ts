@@ -50,6 +50,7 @@ export async function buildExport(prepared: PreparedExport, redact: SecretFindin
     compactions: input.compactions,
     describeToolCall: exportedToolCall,
     todos: latestTodoList(input.messages),
+    tasks: input.tasks,
   });
   return {
     fileName: downloadName(input.session.title, '.html', 'session'),

@@ -3,7 +3,7 @@
 // sandbox or the session; "Continue from here" hands over to the library's fork, which makes a new session.
 // Moving is synchronous (the timeline and conversation follow at once); the workspace at the new step arrives
 // after, and a step left before its workspace arrived never shows it.
-import type { CompactionEntry, Message } from '../../ai/types';
+import type { CompactionEntry, Message, TaskEntry } from '../../ai/types';
 import { DEFAULT_WORKDIR } from '../../runtime/paths';
 import type { SessionStore } from '../../store';
 import { stepDiffLines } from './step-diff';
@@ -19,6 +19,8 @@ export type ReplaySource = {
   sessionId: string;
   messages: readonly Message[];
   compactions: readonly CompactionEntry[];
+  /** Its subagent tasks as stored: each shows as a group of steps at the call that started it. */
+  tasks?: readonly TaskEntry[];
   checkpoints: readonly number[];
   store: Pick<SessionStore, 'objects' | 'loadStoredSnapshot'>;
   /** Forks the session at user message `seq` and opens the fork live (the library's fork-at-message). */
@@ -53,7 +55,7 @@ export class ReplayState {
 
   constructor(source: ReplaySource, startStep = 1) {
     this.source = source;
-    this.steps = indexSteps(source.messages, source.compactions);
+    this.steps = indexSteps(source.messages, source.compactions, source.tasks);
     const { objects, checkpoints } = storedCheckpoints(source.store, source.sessionId, source.checkpoints);
     this.files = new ReplayWorkspace(objects, this.steps, source.messages, checkpoints, DEFAULT_WORKDIR);
     this.go(startStep - 1);

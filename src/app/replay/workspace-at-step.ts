@@ -4,7 +4,10 @@
 // is hashed or copied: folders are read from the checkpoint's trees as the file tree opens them.
 // A step whose tree cannot be known exactly is "approximate": a bash command ran in the turn before it (its side
 // effects are not recorded), a call's change could not be applied, or the turn has no checkpoint of its own.
-import type { Message, ToolCall } from '../../ai/types';
+// A worker subagent's changes reached the workspace when it ended (merged) or as it made them (no fork): its own
+// writes and edits apply at its task's step, replayed from its transcript; one applied later, by hand, is not known
+// to the step and makes it approximate.
+import type { Message, TaskEntry, ToolCall } from '../../ai/types';
 import type { ObjectId } from '../../runtime/object-id';
 import { prepareEditArguments } from '../../tools/edit/arguments';
 import { EMPTY_SNAPSHOT_TREE, type Tree } from '../../store';
@@ -133,8 +136,8 @@ export class ReplayWorkspace {
     const workspace = { base, overlay, approximate, change: null as StepChange | null };
     for (let i = first; i <= index; i++) {
       const at = this.steps[i];
-      if (at.kind !== 'tool') continue;
-      const applied = await this.apply(workspace, at.call, at.resultSeq);
+      if (at.kind !== 'tool' && at.kind !== 'subagent') continue;
+      const applied = at.kind === 'tool' ? await this.apply(workspace, at.call, this.resultAt(this.messages, at.resultSeq)) : await this.applyTask(workspace, at.task);
       if (!applied.exact) approximate = true;
       if (i === index) workspace.change = applied.change;
     }
@@ -142,9 +145,32 @@ export class ReplayWorkspace {
     return workspace;
   }
 
-  /** Applies one tool call's recorded change to `workspace`'s overlay. */
-  private async apply(workspace: StepWorkspace & { overlay: Map<string, string> }, call: ToolCall, resultSeq: number | undefined): Promise<{ exact: boolean; change: StepChange | null }> {
-    const result = resultSeq === undefined ? undefined : this.messages[resultSeq];
+  /** Applies a subagent task's recorded changes (its writes and edits, in order); the change shown is its last. */
+  private async applyTask(workspace: StepWorkspace & { overlay: Map<string, string> }, task: TaskEntry): Promise<{ exact: boolean; change: StepChange | null }> {
+    if (task.outcome === 'applied') return { exact: false, change: null };
+    if (task.outcome !== 'merged' && task.outcome !== 'live') return { exact: true, change: null }; // nothing of it reached the workspace
+    const results = new Map<string, Message>();
+    for (const message of task.messages) if (message.role === 'toolResult') results.set(message.toolCallId, message);
+    let exact = true;
+    let change: StepChange | null = null;
+    for (const message of task.messages) {
+      if (message.role !== 'assistant') continue;
+      for (const block of message.content) {
+        if (block.type !== 'toolCall') continue;
+        const applied = await this.apply(workspace, block, results.get(block.id));
+        exact &&= applied.exact;
+        if (applied.change && applied.change.kind !== 'bash') change = applied.change;
+      }
+    }
+    return { exact, change };
+  }
+
+  private resultAt(messages: readonly Message[], seq: number | undefined): Message | undefined {
+    return seq === undefined ? undefined : messages[seq];
+  }
+
+  /** Applies one tool call's recorded change (`result`: its result, if one came) to `workspace`'s overlay. */
+  private async apply(workspace: StepWorkspace & { overlay: Map<string, string> }, call: ToolCall, result: Message | undefined): Promise<{ exact: boolean; change: StepChange | null }> {
     const failed = !result || (result.role === 'toolResult' && result.isError);
     if (call.name === 'bash') return { exact: false, change: { kind: 'bash', command: String(call.arguments.command ?? '') } };
     if (call.name !== 'write' && call.name !== 'edit') return { exact: READ_ONLY_TOOLS.has(call.name), change: null };

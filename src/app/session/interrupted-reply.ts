@@ -1,8 +1,9 @@
 // A reply being streamed survives a reload: while it streams it is saved (throttled) to the session's draft slot; when
 // the session is opened again, a reply left there joins the transcript closed as interrupted (with aborted results
-// for its tool calls), and the person can Continue from it.
-import type { AssistantMessage, Message } from '../../ai/types';
-import { closeInterruptedReply, DraftWriter, type SessionStore } from '../../store';
+// for its tool calls), and the person can Continue from it. A subagent task a reload cut off comes back the same way:
+// aborted, interrupted, its partial transcript kept.
+import type { AssistantMessage, Message, TaskEntry } from '../../ai/types';
+import { closeInterruptedReply, closeInterruptedTask, DraftWriter, type SessionStore } from '../../store';
 import type { SessionController } from './controller.svelte';
 import { isInterruptedReply } from '../compaction/interrupted-marker';
 
@@ -36,6 +37,25 @@ export async function recoverInterruptedReply(
     }
   }
   await store.clearDraft(id);
+  return recovered;
+}
+
+/**
+ * The stored tasks of session `id`, each one a reload cut off (stored queued or running) closed as interrupted; the
+ * tab that owns the session (`owner`) stores the closed ones, so they stay as they were found.
+ */
+export async function recoverInterruptedTasks(
+  store: Pick<SessionStore, 'loadTasks' | 'saveTask'>,
+  id: string,
+  owner: boolean,
+  now = Date.now(),
+): Promise<TaskEntry[]> {
+  const tasks = await store.loadTasks(id);
+  const recovered = tasks.map((task) => closeInterruptedTask(task, now));
+  if (owner) {
+    // Storing them only keeps endedAt from moving on each open: a full disk must not keep the session from opening.
+    for (const [i, task] of recovered.entries()) if (task !== tasks[i]) await store.saveTask(id, task).catch((error: unknown) => console.warn(error));
+  }
   return recovered;
 }
 

@@ -1,12 +1,12 @@
 // One session opened in this tab: its controller, its persistence (only in the tab that holds the session's lock;
 // another tab sees it read-only), and its workspace put into the page's sandbox. The library opens and closes these;
 // everything a session does while open hangs off this one object.
-import type { CompactionEntry, Message } from '../../ai/types';
+import type { CompactionEntry, Message, TaskEntry } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import type { SessionLock, SessionStore } from '../../store';
 import type { SessionController } from './controller.svelte';
 import { openStoredSession, restoreWorkspace, SessionPersistence, type SaveState } from './persistence';
-import { recoverInterruptedReply, ReplyDrafts } from './interrupted-reply';
+import { recoverInterruptedReply, recoverInterruptedTasks, ReplyDrafts } from './interrupted-reply';
 import type { WorkspaceSnapshots } from './workspace-snapshots';
 
 /** What an open session needs from the page: the sandbox's workspace and a controller for a transcript. */
@@ -22,6 +22,7 @@ export interface SessionHost {
     createdAt: number;
     messages: Message[];
     compactions?: CompactionEntry[];
+    tasks?: TaskEntry[];
   }): SessionController | Promise<SessionController>;
 }
 
@@ -50,6 +51,7 @@ export class OpenSession {
   private readonly snapshots: WorkspaceSnapshots;
   private readonly persistence: SessionPersistence | null;
   private readonly stopDrafts: (() => void) | null = null;
+  private readonly stopFlushOnHide: (() => void) | null = null;
   private lock: SessionLock | null;
 
   private constructor(init: {
@@ -87,6 +89,12 @@ export class OpenSession {
       const persistence = this.persistence;
       const drafts = new ReplyDrafts({ store: init.store, sessionId: init.id, afterWrites: (job) => persistence.afterWrites(job) });
       this.stopDrafts = drafts.attach(init.controller);
+      // A running subagent's latest change waits for its throttle: the page going away writes it now.
+      if (typeof window !== 'undefined') {
+        const hide = () => void persistence.flush();
+        window.addEventListener('pagehide', hide);
+        this.stopFlushOnHide = () => window.removeEventListener('pagehide', hide);
+      }
     }
   }
 
@@ -100,12 +108,14 @@ export class OpenSession {
       const compactions = await options.store.loadCompactions(id);
       // Only the owning tab stores the reply a reload interrupted; another tab shows the transcript as stored.
       const transcript = lock ? await recoverInterruptedReply(options.store, id, messages) : messages;
+      const tasks = await recoverInterruptedTasks(options.store, id, lock !== null);
       const controller = await options.host.createController({
         id,
         title: record.title || 'New session',
         createdAt: record.createdAt,
         messages: transcript,
         compactions,
+        tasks,
       });
       controller.webTools.on = record.webTools === true;
       return new OpenSession({ id, controller, store: options.store, workspace: options.host.workspace, snapshots: options.snapshots, lock, saved: true, onSaveState: options.onSaveState });
@@ -170,6 +180,7 @@ export class OpenSession {
   /** Stops the agent, the persistence and the lock; the session leaves the screen. */
   close(): void {
     this.stopDrafts?.();
+    this.stopFlushOnHide?.();
     this.persistence?.detach();
     this.lock?.release();
     this.lock = null;

@@ -4,8 +4,9 @@
 // A snapshot costs what changed: the workspace's changed paths are taken the moment a snapshot is due (a user
 // message, a tool result, the end of a run, a quiet moment after the person's own edits) and only those files are
 // read and stored; when nothing changed (a read-only command) nothing is read or written. Taking a snapshot never
-// holds up the agent: the files are read at once and the rest happens in this queue.
-import type { CompactionEntry, Message } from '../../ai/types';
+// holds up the agent: the files are read at once and the rest happens in this queue. Subagent tasks are written whole,
+// throttled per task (task-writes.ts), through the same queue.
+import type { CompactionEntry, Message, TaskEntry } from '../../ai/types';
 import type { ObjectId } from '../../runtime/object-id';
 import type { Runtime } from '../../runtime/types';
 import { Workspace } from '../../runtime/workspace/workspace';
@@ -25,6 +26,7 @@ import {
 } from '../../store';
 import { sessionBaseline } from '../workspace/baseline';
 import { timed } from '../user-timing';
+import { TaskWrites } from './task-writes';
 import { WorkspaceSnapshots, type Capture } from './workspace-snapshots';
 
 /** What persistence listens to: a SessionController's events. */
@@ -36,7 +38,7 @@ export interface PersistedSession {
 export type SaveState = 'saved' | 'saving' | 'failed';
 
 export type SessionPersistenceOptions = {
-  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'commitSnapshot' | 'objects' | 'updateSession'>;
+  store: Pick<SessionStore, 'appendEntry' | 'appendCompaction' | 'saveTask' | 'commitSnapshot' | 'objects' | 'updateSession'>;
   /** The session's workspace: its changes are followed and its files snapshotted. */
   workspace: Runtime;
   /** The page's snapshot tracker (one per sandbox); one is made for `workspace` when not given. */
@@ -60,6 +62,9 @@ export class SessionPersistence {
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private unsaved: Unsaved[] = [];
+  /** The latest version of each task not stored yet (a failed write keeps it for `retry`). */
+  private readonly unsavedTasks = new Map<string, TaskEntry>();
+  private readonly taskWrites = new TaskWrites({ write: (task) => this.taskChanged(task) });
   /** The root tree stored as this session's latest, when known. */
   private storedLatest: string | undefined;
   private unsubscribe: (() => void) | null = null;
@@ -90,7 +95,7 @@ export class SessionPersistence {
         case 'web-tools':
           return this.enqueue(async () => void (await this.options.store.updateSession(this.sessionId, { webTools: event.on })));
         case 'task':
-          return; // stored from the next change on (subagent tasks' persistence, issue 24)
+          return this.taskWrites.changed(event.task);
         default: {
           const unreachable: never = event;
           return unreachable;
@@ -104,6 +109,7 @@ export class SessionPersistence {
   detach(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.taskWrites.dispose();
     this.stopWatching?.();
     this.stopWatching = null;
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -146,6 +152,7 @@ export class SessionPersistence {
 
   /** A run ended (done, aborted or failed): saves the workspace if it changed. */
   runEnded(): void {
+    this.taskWrites.flush();
     if (this.behind) this.snapshotSoon();
   }
 
@@ -162,6 +169,7 @@ export class SessionPersistence {
 
   /** Resolves when every queued write has been attempted (saving a pending idle snapshot first). */
   async flush(): Promise<void> {
+    this.taskWrites.flush();
     if (this.idleTimer) {
       clearTimeout(this.idleTimer);
       this.idleTimer = null;
@@ -177,6 +185,7 @@ export class SessionPersistence {
   /** Tries failed writes again (after the person freed space). */
   retry(): Promise<void> {
     this.enqueue(() => this.writeUnsaved());
+    if (this.unsavedTasks.size > 0) this.enqueue(() => this.writeTasks());
     if (this.behind) this.snapshotSoon();
     return this.flush();
   }
@@ -217,6 +226,18 @@ export class SessionPersistence {
     }
   }
 
+  private taskChanged(task: TaskEntry): void {
+    this.unsavedTasks.set(task.toolCallId, task);
+    this.enqueue(() => this.writeTasks());
+  }
+
+  private async writeTasks(): Promise<void> {
+    for (const [id, task] of [...this.unsavedTasks]) {
+      await this.options.store.saveTask(this.sessionId, task);
+      if (this.unsavedTasks.get(id) === task) this.unsavedTasks.delete(id);
+    }
+  }
+
   /** Stores `taken` as `ref` (nothing to do when it is the latest already); a failure is retried by `retry`. */
   private async commit(ref: SnapshotRef, taken: Capture): Promise<void> {
     if (ref === 'latest' && taken.root === this.storedLatest && taken.objects.blobs.size === 0 && taken.objects.trees.size === 0) return;
@@ -251,7 +272,7 @@ export class SessionPersistence {
       .then(job)
       .then(
         () => {
-          if (this.unsaved.length === 0 && !this.snapshotFailed) this.lastError = null;
+          if (this.unsaved.length === 0 && this.unsavedTasks.size === 0 && !this.snapshotFailed) this.lastError = null;
         },
         (error: unknown) => {
           this.lastError = asError(error);

@@ -3,13 +3,16 @@
 // carry whatever the model, the tools and the repo produced. Tool calls show as the app's cards do, each with its
 // result and its change (an edit's diff, a write's content): the app describes them (it knows the tools), this module
 // only renders what it is given. Each user message, assistant reply, tool call and compaction is a step the timeline
-// walks through; the whole page reads the same without it.
+// walks through; the whole page reads the same without it. A subagent task shows under the call that started it, as a
+// closed group: what it was, how it ended, and its own transcript rendered as the session's, its steps in the timeline.
+import { formatCost } from '../../ai/cost';
 import { isWebAddress } from '../../ai/server-tools';
 import type {
   CompactionEntry,
   ImageContent,
   Message,
   ServerToolContent,
+  TaskEntry,
   TextContent,
   TodoItem,
   ToolCall,
@@ -49,36 +52,45 @@ const SAFE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image
  * The whole HTML document. `files` (optional) lists the workspace's paths at the end; each of `compactions` shows as
  * a divider where it was made, its summary expandable; `describeToolCall` says how each tool call reads, and its
  * result shows inside it (a result whose call is missing shows on its own); `todos`, the agent's todo list as the
- * session left it, shows under the title.
+ * session left it, shows under the title; each of `tasks` shows under the `task` call it answers.
  */
 export function exportSessionHtml(
   session: HtmlSessionInfo,
   messages: Message[],
-  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall; todos?: TodoItem[] } = {},
+  options: { files?: string[]; compactions?: CompactionEntry[]; describeToolCall?: DescribeToolCall; todos?: TodoItem[]; tasks?: TaskEntry[] } = {},
 ): string {
   const title = session.title || 'Conch session';
-  const results = new Map<string, ToolResultMessage>();
-  const calls = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'toolResult') results.set(message.toolCallId, message);
-    else if (message.role === 'assistant') for (const block of message.content) if (block.type === 'toolCall') calls.add(block.id);
-  }
   const describe = options.describeToolCall ?? rawToolCall;
+  const tasks = new Map((options.tasks ?? []).map((task) => [task.toolCallId, task]));
   let steps = 0;
-  const context: RenderContext = {
-    toolCall: (call) => renderToolCall(describe(call, results.get(call.id)), context.step('tool')),
-    shownWithCall: (id) => calls.has(id),
-    step: (kind) => stepAttributes(steps++, kind),
+  const step = (kind: StepKind) => stepAttributes(steps++, kind);
+  // Rendered in reading order, so the steps are numbered as they show (a task's after the call that started it).
+  const transcript = (messages: Message[], compactions: CompactionEntry[]): string => {
+    const results = new Map<string, ToolResultMessage>();
+    const calls = new Set<string>();
+    for (const message of messages) {
+      if (message.role === 'toolResult') results.set(message.toolCallId, message);
+      else if (message.role === 'assistant') for (const block of message.content) if (block.type === 'toolCall') calls.add(block.id);
+    }
+    const context: RenderContext = {
+      toolCall: (call) => {
+        const card = renderToolCall(describe(call, results.get(call.id)), step('tool'));
+        const task = tasks.get(call.id);
+        return task ? card + renderTask(task, transcript) : card;
+      },
+      shownWithCall: (id) => calls.has(id),
+      step,
+    };
+    const dividers = [...compactions].sort((a, b) => a.atSeq - b.atSeq);
+    const parts: string[] = [];
+    messages.forEach((message, seq) => {
+      while (dividers.length > 0 && dividers[0].atSeq <= seq) parts.push(renderCompaction(dividers.shift()!, context));
+      parts.push(renderMessage(message, context));
+    });
+    for (const compaction of dividers) parts.push(renderCompaction(compaction, context));
+    return parts.join('\n');
   };
-  // Rendered in reading order, so the steps are numbered as they show.
-  const compactions = [...(options.compactions ?? [])].sort((a, b) => a.atSeq - b.atSeq);
-  const parts: string[] = [];
-  messages.forEach((message, seq) => {
-    while (compactions.length > 0 && compactions[0].atSeq <= seq) parts.push(renderCompaction(compactions.shift()!, context));
-    parts.push(renderMessage(message, context));
-  });
-  for (const compaction of compactions) parts.push(renderCompaction(compaction, context));
-  const body = parts.join('\n');
+  const body = transcript(messages, options.compactions ?? []);
   const files = options.files?.length
     ? `<section class="files"><h2>Workspace files (${options.files.length})</h2><ul>${options.files.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul></section>`
     : '';
@@ -241,6 +253,35 @@ function lineCount(text: string): string {
   return `${lines} ${lines === 1 ? 'line' : 'lines'}`;
 }
 
+const TASK_STATUS: { readonly [S in TaskEntry['status']]: string } = {
+  queued: 'queued', running: 'running', done: 'done', error: 'failed', conflict: 'conflict, not applied', aborted: 'stopped',
+};
+
+/** A subagent task as a closed group: what it was and how it ended, then its own transcript (rendered by `transcript`). */
+function renderTask(task: TaskEntry, transcript: (messages: Message[], compactions: CompactionEntry[]) => string): string {
+  const { usage } = task;
+  const tokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  const status = `${TASK_STATUS[task.status]}${task.interrupted ? ' (interrupted by a reload)' : ''}`;
+  const facts = [
+    `${escapeHtml(task.agent)} · ${escapeHtml(status)}`,
+    `${task.toolCalls} tool ${task.toolCalls === 1 ? 'call' : 'calls'}`,
+    `${tokens.toLocaleString('en')} tokens · ${formatCost(usage.cost.total, usage.cost.unknown === true)}`,
+    escapeHtml(`${task.provider} · ${task.model}`),
+  ];
+  const files = task.filesChanged?.length
+    ? `<p class="note">Files changed${task.outcome ? ` (${escapeHtml(task.outcome)})` : ''}: ${task.filesChanged.map((f) => `<code>${escapeHtml(f)}</code>`).join(', ')}</p>`
+    : '';
+  const conflicts = task.conflicts?.length
+    ? `<p class="note error">Conflicts in ${task.conflicts.map((c) => `<code>${escapeHtml(c.path)}</code> (${c.hunks.length} ${c.hunks.length === 1 ? 'hunk' : 'hunks'})`).join(', ')}</p>`
+    : '';
+  const ending = task.result !== undefined
+    ? `<pre class="text task-result">${escapeHtml(task.result)}</pre>`
+    : task.error ? `<p class="note error">${escapeHtml(task.error)}</p>` : '';
+  // Only a known status goes into an attribute; the agent's name is text only.
+  return `<details class="task" data-testid="task-card" data-status="${escapeHtml(task.status)}"><summary><span class="tool-name">task</span> ${escapeHtml(task.description)} <span class="meta">${facts.join(' · ')}</span></summary>` +
+    `${files}${conflicts}${ending}<div class="task-transcript" data-testid="task-transcript">${transcript(task.messages, task.compactions ?? [])}</div></details>`;
+}
+
 function renderCompaction(compaction: CompactionEntry, context: RenderContext): string {
   const tokens = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
   return `<section class="compaction" data-role="compaction"${context.step('compaction')}><details><summary>Context compacted: ${tokens(compaction.tokensBefore)} → ${tokens(compaction.tokensAfter)} tokens</summary><pre class="text">${escapeHtml(compaction.summary)}</pre></details></section>`;
@@ -292,6 +333,8 @@ pre.output{color:#3f3f46;max-height:none}pre.output.error{color:#b91c1c;backgrou
 .sources{margin:0;padding:.35rem .6rem .35rem 1.8rem;border-top:1px solid #e3e3e3}.citations{font-size:13px;color:#555;margin:.2rem 0}
 .diff{font:12.5px/1.45 ui-monospace,monospace;overflow-x:auto}.diff div{white-space:pre;min-width:max-content}
 .diff .sign{display:inline-block;width:1.4em;color:#888;user-select:none}
+.task{border:1px solid #d4d4d8;border-left:4px solid #8b5cf6;border-radius:6px;margin:.4rem 0 .6rem;padding:.35rem .6rem;font-size:13px}
+.task>summary{overflow-wrap:anywhere}.task .note{margin:.3rem 0}.task-transcript{border-top:1px solid #e3e3e3;margin-top:.35rem}
 .diff .add{background:#dcfce7;color:#14532d}.diff .del{background:#fee2e2;color:#7f1d1d}.diff .hunk{color:#666}
 img{max-width:100%}summary{cursor:pointer;color:#555}
 @media (prefers-color-scheme:dark){body{background:#111;color:#e5e5e5}.msg{background:#1a1a1a;border-color:#333}

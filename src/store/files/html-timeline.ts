@@ -3,7 +3,8 @@
 // the address (#step-3) so a reload keeps it. Every step and its change is already in the page; the script only adds
 // the controls (so a reader without scripts sees no dead buttons) and marks the current step. The CSP allows this one
 // script by its hash and nothing else: it fetches nothing and reads only the page. The address is not written on load:
-// Chromium would still scroll to that fragment, past the header.
+// Chromium would still scroll to that fragment, past the header. A step inside a closed group (a subagent task's
+// transcript) opens the group when it becomes current.
 
 /** What a step is, as the replay view names it. */
 export type StepKind = 'user' | 'assistant' | 'tool' | 'compaction';
@@ -47,6 +48,7 @@ export const TIMELINE_SCRIPT = `(function () {
     prev.disabled = index === 0;
     next.disabled = index === steps.length - 1;
     step.querySelectorAll('details.change').forEach(function (d) { d.open = true; });
+    for (var group = step.parentElement; group; group = group.parentElement) if (group.tagName === 'DETAILS') group.open = true;
     if (scroll) step.scrollIntoView({ block: 'center' });
     if (!onLoad) try { history.replaceState(null, '', '#step-' + (index + 1)); } catch (e) {}
   }
@@ -64,7 +66,7 @@ export const TIMELINE_SCRIPT = `(function () {
 })();`;
 
 /** The CSP source allowing exactly TIMELINE_SCRIPT (its SHA-256; a unit test recomputes it). */
-export const TIMELINE_SCRIPT_HASH = "'sha256-RyNvRIjJ/BudPOEpMC1yN1KwZ4R11AXEtKJ+DjiRoGM='";
+export const TIMELINE_SCRIPT_HASH = "'sha256-IqCQdM0bI2c0FR3UkbBoRm6ZBQh4spkokj6TWL8UOBE='";
 
 export const TIMELINE_STYLE = `
 .timeline{display:none}.stepping .timeline{display:flex;position:sticky;top:0;z-index:1;gap:.5rem;align-items:center;justify-content:center;

@@ -38,6 +38,7 @@ export async function loadSessionExport(store: SessionStore, sessionId: string):
   const messages = repairTranscript(await store.loadEntries(sessionId));
   // A repair that dropped a trailing empty reply leaves a compaction made after it pointing past the end.
   const compactions = (await store.loadCompactions(sessionId)).map((c) => (c.atSeq > messages.length ? { ...c, atSeq: messages.length, firstKeptSeq: Math.min(c.firstKeptSeq, messages.length) } : c));
+  const tasks = await store.loadTasks(sessionId);
   await store.upgradeSnapshots(sessionId).catch(() => undefined); // a zip that stays is exported as a zip
   const latest = await store.loadStoredSnapshot(sessionId, 'latest');
   const baseline = await store.loadStoredSnapshot(sessionId, 'baseline');
@@ -67,6 +68,7 @@ export async function loadSessionExport(store: SessionStore, sessionId: string):
     session,
     messages,
     compactions,
+    tasks,
     workspace: (await filesOf(latest)) ?? new Map(),
     baseline: await filesOf(baseline),
     checkpoints: zips,
@@ -75,14 +77,23 @@ export async function loadSessionExport(store: SessionStore, sessionId: string):
 }
 
 /**
- * Secret-looking things in an export: transcript (compaction summaries included, as they quote it), workspace and
- * baseline. Pass the person's API keys as `knownSecrets`.
+ * Secret-looking things in an export: transcript (compaction summaries included, as they quote it), subagent tasks'
+ * transcripts and kept worker files, workspace and baseline. Pass the person's API keys as `knownSecrets`.
  */
 export function scanSessionExport(input: SessionExportInput, knownSecrets: string[] = []): SecretFinding[] {
   const findings = scanForSecrets({ messages: input.messages, files: input.workspace, baseline: input.baseline ?? undefined, knownSecrets });
   const summaries = (input.compactions ?? []).map((c): Message => ({ role: 'user', content: c.summary, timestamp: c.timestamp }));
   for (const finding of scanForSecrets({ messages: summaries, knownSecrets })) {
     findings.push({ ...finding, id: `s${findings.length}`, seq: undefined, field: `compaction ${finding.seq}` });
+  }
+  for (const task of input.tasks ?? []) {
+    const kept = (task.pending ?? []).flatMap((file): Message[] =>
+      file.worker !== null && file.encoding !== 'base64' ? [{ role: 'user', content: file.worker, timestamp: 0 }] : [],
+    );
+    for (const finding of scanForSecrets({ messages: [...task.messages, ...kept], knownSecrets })) {
+      const where = finding.seq! < task.messages.length ? `message ${finding.seq}/${finding.field}` : `kept file ${task.pending?.[finding.seq! - task.messages.length]?.path}`;
+      findings.push({ ...finding, id: `s${findings.length}`, seq: undefined, field: `task "${task.description}" ${where}` });
+    }
   }
   return findings;
 }
@@ -95,6 +106,8 @@ export async function redactSessionExport(input: SessionExportInput, findings: S
   const redactValues = (text: string) => values.reduce((t, v) => t.split(v).join('[REDACTED]'), text);
   // Summaries quote the transcript, so whatever is redacted anywhere is redacted in them too.
   const compactions = input.compactions?.map((c) => ({ ...c, summary: redactValues(c.summary) }));
+  // A task's transcript quotes files and the parent's prompt: it is redacted by value too, every text in it.
+  const tasks = input.tasks?.map((task) => redactStrings(task, redactValues));
   const checkpoints = new Map<number, Uint8Array>();
   for (const [seq, zip] of input.checkpoints ?? []) {
     const files = await unzipToMap(zip);
@@ -106,7 +119,15 @@ export async function redactSessionExport(input: SessionExportInput, findings: S
     checkpoints.set(seq, zipFromFiles(files));
   }
   const snapshots = input.snapshots ? await redactSnapshots(input.snapshots, values) : undefined;
-  return { ...input, messages: out.messages ?? [], compactions, workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints, snapshots };
+  return { ...input, messages: out.messages ?? [], compactions, tasks, workspace: out.files ?? new Map(), baseline: out.baseline ?? null, checkpoints, snapshots };
+}
+
+/** A copy of `value` with `redact` applied to every string in it (keys stay). */
+function redactStrings<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)])) as T;
 }
 
 /** `snapshots` with every text file holding one of `values` redacted, and the folders above those files new. */
@@ -190,6 +211,7 @@ export async function importSessionIntoStore(store: SessionStore, data: Uint8Arr
     createdAt,
     messages: file.messages,
     compactions: file.compactions,
+    tasks: file.tasks,
     storedEntries: file.storedEntries,
     trees: { latest: latest.root, baseline: baseline?.root, checkpoints, objects },
   });

@@ -1,12 +1,13 @@
 // The session store's two ways to a session with history: importing one from a seed (a shared session file), and
-// forking one at a user message (its entries, compactions and workspace up to that point).
-import type { CompactionEntry, Message, UserMessage } from '../../ai/types';
+// forking one at a user message (its entries, compactions, subagent tasks and workspace up to that point).
+import type { CompactionEntry, Message, Usage, UserMessage } from '../../ai/types';
 import { requestResult } from '../db';
 import { putObjects } from '../objects/object-store';
 import { baselineKey, checkpointKey, latestKey, treeValue } from '../objects/snapshot-refs';
 import type { ForkResult, SessionRecord, SessionStore } from '../types';
-import { encodeEntry } from './entry-codec';
-import { compactionKey, entryKey, messageRange, prefixRange } from '../keys';
+import { encodeEntry, lightMessageOf } from './entry-codec';
+import { accountTaskUsage } from './task-store';
+import { compactionKey, entryKey, messageRange, prefixRange, taskKey, taskPrefix } from '../keys';
 import { accountFor, accountUsage, zeroTokens } from './record';
 import { loadSession, readSession, type StoreContext } from './store-context';
 
@@ -41,6 +42,10 @@ export function createImportAndFork({ db, objects, notify }: StoreContext): Impo
         for (const [n, compaction] of (seed.compactions ?? []).entries()) {
           s.entries.put(compaction, compactionKey(id, n));
           session = accountUsage(session, compaction.usage);
+        }
+        for (const task of seed.tasks ?? []) {
+          s.entries.put(encodeEntry(task), taskKey(id, task.toolCallId));
+          session = accountTaskUsage(session, undefined, task.usage);
         }
         if (seed.trees) {
           await putObjects(s, seed.trees.objects, objects.packs);
@@ -93,6 +98,15 @@ export function createImportAndFork({ db, objects, notify }: StoreContext): Impo
           s.entries.put(compaction, compactionKey(fork.id, n));
           fork = accountUsage(fork, compaction.usage);
         }
+        // A task is kept with the tool call it answers.
+        const kept = new Set(values.slice(0, atSeq).flatMap((m) => toolCallIdsOf(m)));
+        const tasks = (await requestResult(s.entries.getAll(prefixRange(taskPrefix(sessionId))))) as unknown[];
+        for (const stored of tasks) {
+          const task = lightMessageOf(stored) as { toolCallId?: unknown; usage?: Usage };
+          if (typeof task.toolCallId !== 'string' || !kept.has(task.toolCallId) || !task.usage) continue;
+          s.entries.put(stored, taskKey(fork.id, task.toolCallId));
+          fork = accountTaskUsage(fork, undefined, task.usage);
+        }
         fork.updatedAt = now;
         for (const seq of fork.checkpoints) {
           const zip = await requestResult(s.snapshots.get(checkpointKey(sessionId, seq)));
@@ -113,4 +127,11 @@ export function createImportAndFork({ db, objects, notify }: StoreContext): Impo
       return result;
     },
   };
+}
+
+/** The ids of the tool calls in a stored message (none for anything but an assistant message). */
+function toolCallIdsOf(stored: unknown): string[] {
+  const message = lightMessageOf(stored) as Partial<Message>;
+  if (message.role !== 'assistant' || !Array.isArray(message.content)) return [];
+  return message.content.flatMap((block) => (block.type === 'toolCall' ? [block.id] : []));
 }

@@ -1,8 +1,9 @@
 // Restores the transcript invariant "every tool call has exactly one result" after a reload or crash mid-turn.
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../ai/types';
+import type { AssistantMessage, Message, TaskEntry, ToolCall, ToolResultMessage } from '../../ai/types';
 
 export const ABORTED_BY_RELOAD = 'aborted: the page was reloaded before this tool call finished';
 export const INTERRUPTED_BY_RELOAD = 'Interrupted — the page was closed while the reply was streaming';
+export const TASK_INTERRUPTED_BY_RELOAD = 'Interrupted — the page was closed while this task ran';
 
 /**
  * A repaired copy: tool calls without results get synthesized isError results, placed right after their
@@ -53,6 +54,23 @@ export function missingTrailingResults(messages: Message[]): ToolResultMessage[]
 export function closeInterruptedReply(draft: AssistantMessage): Message[] {
   const closed: AssistantMessage = { ...draft, stopReason: 'aborted', errorMessage: INTERRUPTED_BY_RELOAD };
   return [closed, ...toolCallsOf(closed).map((call) => abortedResult(call, closed.timestamp))];
+}
+
+/**
+ * A stored task as it is shown after a reload: one stored queued or running ended when the page closed, so it comes
+ * back aborted and interrupted, ended `now`, its partial transcript kept (tool calls left without a result get
+ * aborted ones). A task that had ended is returned as it is.
+ */
+export function closeInterruptedTask(task: TaskEntry, now: number): TaskEntry {
+  if (task.status !== 'queued' && task.status !== 'running') return task;
+  return {
+    ...task,
+    status: 'aborted',
+    interrupted: true,
+    endedAt: task.endedAt ?? now,
+    messages: repairTranscript(task.messages),
+    error: task.error ?? TASK_INTERRUPTED_BY_RELOAD,
+  };
 }
 
 function toolCallsOf(message: AssistantMessage): ToolCall[] {

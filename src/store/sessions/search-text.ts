@@ -1,5 +1,6 @@
 // What session search looks through in one stored message: the conversation as a person reads it, that is the
-// text of user messages and replies, and the command, path or pattern of each tool call. Thinking, tool output and
+// text of user messages and replies, and the command, path or pattern of each tool call (a task call's description
+// and prompt). Thinking, tool output and
 // file contents are left out: they are the bulk of a transcript, and mostly code or logs rather than what the
 // session was about. A text kept in Blobs (entry-codec.ts) is read once, up to its first INDEXED_CHARS.
 import { lightMessageOf, type BlobTextsEntry } from './entry-codec';
@@ -34,7 +35,8 @@ function searchedFields(message: unknown): { path: Path; text: string }[] {
     if (b?.type === 'text' && typeof b.text === 'string') fields.push({ path: ['content', index, 'text'], text: b.text });
     if (b?.type === 'toolCall' && typeof b.arguments === 'object' && b.arguments !== null) {
       const args = b.arguments as Record<string, unknown>;
-      for (const key of ['command', 'path', 'pattern']) {
+      // A subagent task's description and prompt say what the session asked of it.
+      for (const key of ['command', 'path', 'pattern', 'description', 'prompt']) {
         if (typeof args[key] === 'string') fields.push({ path: ['content', index, 'arguments', key], text: args[key] });
       }
     }

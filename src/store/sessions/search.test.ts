@@ -64,6 +64,18 @@ describe('session search', () => {
     expect((await hitsOf(store, index, 'go\nnpm')).size).toBe(0);
   });
 
+  it("finds what a subagent task was asked: its call's description and prompt", async () => {
+    const store = fresh();
+    const id = await sessionWith(store, 'Explore', [
+      user('look around'),
+      assistant([call('t1', 'task', { description: 'Find the config loader', prompt: 'Search for where dotenv files are parsed', agent: 'explore' })]),
+      result('t1', 'It is in src/env.ts', 'task'),
+    ]);
+    const index = indexOver(store);
+    expect((await hitsOf(store, index, 'config loader')).get(id)?.seq).toBe(1);
+    expect((await hitsOf(store, index, 'dotenv files')).get(id)?.seq).toBe(1);
+  });
+
   it('keeps up with the list: appended messages, new and imported sessions, deletions; it reads only what it lacks', async () => {
     const store = fresh();
     const first = await sessionWith(store, 'a', [user('about left-pad')]);

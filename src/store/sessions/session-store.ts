@@ -4,6 +4,7 @@
 //                                            appending never rewrites earlier ones
 //              <id>/compaction/<n padded>    one CompactionEntry per record, in the order made
 //              <id>/draft                    the reply being streamed (overwritten; cleared when it completes)
+//              <id>/task/<toolCallId>        one subagent TaskEntry, written whole on each save (task-store.ts)
 //   snapshots: <id>/latest, <id>/checkpoint/<seq padded to 8>, <baselineId>/baseline
 //              { tree: <root tree id> }, or a whole workspace zip in stores written before content addressing
 //   trees:     <git tree id>                 one folder of a snapshot (codec.ts)
@@ -11,7 +12,7 @@
 //   settings:  "settings"                    the settings object (API keys stay in this store)
 //              folder/<id>                   the session's local folder: its handle and sync record (folderLinkKey)
 // The store is made of parts over one StoreContext (store-context.ts): the session list and settings here, the
-// transcript (transcript-store.ts), a session's snapshots (snapshot-store.ts), import and fork (import-and-fork.ts).
+// transcript (transcript-store.ts), its subagent tasks (task-store.ts), a session's snapshots (snapshot-store.ts), import and fork (import-and-fork.ts).
 import { del, get, set } from 'idb-keyval';
 import { mapStorageError, openDatabase, requestResult } from '../db';
 import { collectGarbage } from '../objects/garbage-collection';
@@ -24,6 +25,7 @@ import { folderLinkKey, prefixRange } from '../keys';
 import { normalizeSession, zeroTokens } from './record';
 import { createSnapshotStore } from './snapshot-store';
 import { dropBaselineIfUnused, loadSession, readSession, type StoreContext } from './store-context';
+import { createTaskStore } from './task-store';
 import { createTranscriptStore } from './transcript-store';
 
 export type SessionStoreOptions = {
@@ -153,6 +155,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     },
 
     ...createTranscriptStore(context),
+    ...createTaskStore(context),
     ...createImportAndFork(context),
     ...createSnapshotStore(context),
 

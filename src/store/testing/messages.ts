@@ -1,5 +1,5 @@
 // Message builders shared by the store's tests and bench (not part of the public API).
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../../ai/types';
+import type { AssistantMessage, Message, TaskEntry, ToolCall, ToolResultMessage, UserMessage } from '../../ai/types';
 
 export function user(text: string, timestamp = 1): UserMessage {
   return { role: 'user', content: text, timestamp };
@@ -49,5 +49,32 @@ export function searchedReply(query = 'svelte runes', url = 'https://svelte.dev/
       { type: 'text', text: 'Runes are signals.', citations: [{ url, title: 'Runes', citedText: 'Runes are symbols', raw: citation }] },
     ]),
     usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, webSearches: 1, cost: { total: 0.0102 } },
+  };
+}
+
+/** A finished explore task answering the parent's call `toolCallId`: its prompt, one read, its reply. */
+export function task(toolCallId: string, overrides: Partial<TaskEntry> = {}): TaskEntry {
+  return {
+    type: 'task',
+    toolCallId,
+    agent: 'explore',
+    description: 'Find the config loader',
+    prompt: 'Find where the config is loaded',
+    provider: 'anthropic',
+    model: 'claude-test',
+    status: 'done',
+    queuedAt: 10,
+    startedAt: 11,
+    endedAt: 20,
+    messages: [
+      user('Find where the config is loaded'),
+      assistant([call(`${toolCallId}-r`, 'read', { path: 'src/config.ts' })]),
+      result(`${toolCallId}-r`, 'export const config = load();', 'read'),
+      assistant('The config is loaded in src/config.ts.', 0.02),
+    ],
+    toolCalls: 1,
+    usage: { input: 200, output: 40, cacheRead: 0, cacheWrite: 0, cost: { total: 0.03 } },
+    result: 'The config is loaded in src/config.ts.',
+    ...overrides,
   };
 }

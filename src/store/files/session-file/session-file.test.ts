@@ -185,7 +185,7 @@ describe('compactions in the session file', () => {
 
   it.each([
     ['an unknown line type', [JSON.stringify(header), entry(0, user('a')), JSON.stringify({ type: 'bookmark', seq: 0 })],
-      /^session.jsonl line 3, type: must be "entry" or "compaction", got "bookmark": a line type this Conch does not know/, 3],
+      /^session.jsonl line 3, type: must be "entry", "compaction" or "task", got "bookmark": a line type this Conch does not know/, 3],
     ['a compaction missing a field', [JSON.stringify(header), entry(0, user('a')), JSON.stringify({ ...compaction('s', 0, 1), summary: undefined })],
       /line 3, summary: is required but missing/, 3],
     ['a compaction out of place', [JSON.stringify(header), entry(0, user('a')), JSON.stringify(compaction('s', 0, 0))],

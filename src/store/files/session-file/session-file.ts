@@ -1,20 +1,23 @@
 // The shareable session file (DESIGN.md "Session file"): <slug>-<date>.conch.zip holding
 //   session.jsonl            line 1 a header, then one {"type":"entry","seq":n,"message":{...}} line per message, and
-//                            a {"type":"compaction",...} line where each compaction was made (after entry atSeq - 1)
+//                            a {"type":"compaction",...} line where each compaction was made (after entry atSeq - 1),
+//                            then one {"type":"task",...} line per subagent task (a TaskEntry), in call order
 //   workspace/<path>         the files at the end
 //   baseline/<path>          the imported tree, so the Changes view works after import
 //   snapshots/...            the checkpoints as trees, each file once (checkpoints.ts)
 //   checkpoints/<seq>.zip    (files written before snapshots/) workspace zips taken when user message <seq> was sent
 // Import validates everything before returning anything; unknown top-level entries are ignored, but a line of a type
-// this Conch does not know is refused, naming the line.
+// this Conch does not know is refused, naming the line. A task must answer a `task` call of the transcript: one that
+// answers none (or a second line for the same call) is refused, naming its line, rather than dropped unseen.
 import { Type } from '@sinclair/typebox';
 import { zipSync, type Zippable } from 'fflate';
-import type { CompactionEntry, Message } from '../../../ai/types';
+import type { CompactionEntry, Message, TaskEntry } from '../../../ai/types';
 import type { ObjectId } from '../../../runtime/object-id';
 import { findCompactionProblem } from '../../compaction-schema';
 import { downloadName } from '../download-name';
 import { SessionFileError, ZipImportError } from '../../errors';
 import { describe, findMessageProblem, firstProblem } from '../../message-schema';
+import { findTaskProblem } from '../../task-schema';
 import { blobIdsOf } from '../../objects/trees/files';
 import { addSnapshotEntries, readSnapshotEntries, type SessionSnapshots } from './checkpoints';
 import { commonTopFolder } from '../../zip/workspace-paths';
@@ -32,6 +35,8 @@ export interface SessionExportInput {
   messages: Message[];
   /** In the order made; each is written where it was made in the transcript. */
   compactions?: CompactionEntry[];
+  /** Subagent tasks, in call order; each is written after the entries. */
+  tasks?: TaskEntry[];
   workspace: FileMap;
   baseline?: FileMap | null;
   /** Checkpoint zips (the form before content addressing). */
@@ -80,6 +85,7 @@ export function exportSessionFile(input: SessionExportInput, now = Date.now()): 
     lines.push(JSON.stringify({ type: 'entry', seq, message }));
   }
   compactionsAt(input.messages.length);
+  for (const task of input.tasks ?? []) lines.push(JSON.stringify(task));
   const zip: Zippable = { 'session.jsonl': [new TextEncoder().encode(`${lines.join('\n')}\n`), { level: 6 }] };
   for (const [path, data] of input.workspace) zip[`workspace/${path}`] = [data, { level: 6 }];
   for (const [path, data] of input.baseline ?? []) zip[`baseline/${path}`] = [data, { level: 6 }];
@@ -109,7 +115,7 @@ export async function importSessionFile(data: Uint8Array, limits: Pick<ZipImport
   if (!jsonl) {
     throw new SessionFileError('This is not a Conch session file: session.jsonl is missing. Export the session from Conch and import that file.');
   }
-  const { header, messages, compactions } = parseSessionJsonl(jsonl);
+  const { header, messages, compactions, tasks } = parseSessionJsonl(jsonl);
   const workspace: FileMap = new Map();
   const baseline: FileMap = new Map();
   const checkpointFiles = new Map<number, Uint8Array>();
@@ -143,11 +149,11 @@ export async function importSessionFile(data: Uint8Array, limits: Pick<ZipImport
   for (const seq of snapshots?.checkpoints.keys() ?? []) {
     if (checkpointFiles.has(seq)) throw new SessionFileError(`Checkpoint ${seq} is in the session file twice (checkpoints/${seq}.zip and snapshots/); keep one.`, { field: `checkpoints/${seq}.zip` });
   }
-  return { header, messages, compactions, workspace, baseline: baseline.size ? baseline : null, workspaceIds, baselineIds, checkpoints: checkpointFiles, snapshots };
+  return { header, messages, compactions, tasks, workspace, baseline: baseline.size ? baseline : null, workspaceIds, baselineIds, checkpoints: checkpointFiles, snapshots };
 }
 
-/** The header, messages and compactions of session.jsonl, every line checked. */
-export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeader; messages: Message[]; compactions: CompactionEntry[] } {
+/** The header, messages, compactions and tasks of session.jsonl, every line checked. */
+export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeader; messages: Message[]; compactions: CompactionEntry[]; tasks: TaskEntry[] } {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -163,6 +169,7 @@ export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeade
   const header = parseHeader(parseLine(lines[0], 1));
   const messages: Message[] = [];
   const compactions: CompactionEntry[] = [];
+  const tasks: { task: TaskEntry; lineNo: number }[] = [];
   for (let index = 1; index < lines.length; index++) {
     const lineNo = index + 1;
     const value = parseLine(lines[index], lineNo);
@@ -175,18 +182,43 @@ export function parseSessionJsonl(bytes: Uint8Array): { header: SessionFileHeade
       compactions.push(parseCompaction(value, messages.length, fail));
       continue;
     }
+    if (entry.type === 'task') {
+      const problem = findTaskProblem(value);
+      if (problem) fail(problem.path || '(task)', problem.problem);
+      tasks.push({ task: value as TaskEntry, lineNo });
+      continue;
+    }
     if (entry.type !== 'entry') {
       const unknown = typeof entry.type === 'string'
         ? ': a line type this Conch does not know, perhaps from a newer Conch. Reload the page to get the latest and import again.'
         : '';
-      fail('type', `must be "entry" or "compaction", got ${describe(entry.type)}${unknown}`);
+      fail('type', `must be "entry", "compaction" or "task", got ${describe(entry.type)}${unknown}`);
     }
     if (entry.seq !== messages.length) fail('seq', `must be ${messages.length} (entries are numbered in order from 0), got ${describe(entry.seq)}`);
     const problem = findMessageProblem(entry.message);
     if (problem) fail(problem.path ? `message/${problem.path}` : 'message', problem.problem);
     messages.push(entry.message as Message);
   }
-  return { header, messages, compactions };
+  return { header, messages, compactions, tasks: checkTaskCalls(tasks, messages) };
+}
+
+/** The tasks, once each is known to answer its own `task` call of `messages`; otherwise throws naming its line. */
+function checkTaskCalls(tasks: { task: TaskEntry; lineNo: number }[], messages: Message[]): TaskEntry[] {
+  const calls = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const block of message.content) if (block.type === 'toolCall' && block.name === 'task') calls.add(block.id);
+  }
+  const seen = new Set<string>();
+  for (const { task, lineNo } of tasks) {
+    const fail = (problem: string): never => {
+      throw new SessionFileError(`session.jsonl line ${lineNo}, toolCallId: ${problem}`, { line: lineNo, field: 'toolCallId' });
+    };
+    if (!calls.has(task.toolCallId)) fail(`${describe(task.toolCallId)} is not a task call of the transcript, so this task answers nothing`);
+    if (seen.has(task.toolCallId)) fail(`${describe(task.toolCallId)} has a task line already; each call has one`);
+    seen.add(task.toolCallId);
+  }
+  return tasks.map(({ task }) => task);
 }
 
 /** A compaction line, which must sit where it was made: right after entry atSeq - 1. */
