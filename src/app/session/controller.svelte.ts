@@ -26,6 +26,9 @@ import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
 import { SessionWebTools } from './web-tools.svelte';
+import { SubagentTasks } from '../subagents/subagent-tasks.svelte';
+import { workerForksOf } from '../subagents/worker-fork';
+import { subagentMerge } from '../subagents/subagent-merge';
 
 export type { ReplyProgress, SessionControllerOptions, SessionEvent, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
@@ -51,6 +54,8 @@ export class SessionController {
   /** Compactions, the context meter's count, and the compaction in progress. */
   readonly compaction: SessionCompaction;
   readonly webTools = new SessionWebTools((on) => this.emit({ type: 'web-tools', on }));
+  /** Its subagent tasks (the `task` tool). */
+  readonly tasks: SubagentTasks;
 
   private readonly options: SessionControllerOptions;
   private readonly activity: AgentActivity;
@@ -68,9 +73,16 @@ export class SessionController {
     this.workspace = Workspace.of(options.workspace);
     this.activity = new AgentActivity((message) => this.messageEnded(message), options.scheduleUpdate);
     if (options.title) this.title = options.title;
+    this.tasks = new SubagentTasks({
+      ...options, workspace: this.workspace, stored: options.tasks, definitions: options.subagentDefinitions,
+      callFor: (settings, model) => this.runOptions.callFor(settings, model),
+      systemPrompt: (tools, settings) => this.runOptions.systemPrompt(tools, settings),
+      forks: () => workerForksOf(this.workspace, subagentMerge),
+      emit: (task) => this.emit({ type: 'task', task }),
+    });
     this.runOptions = new RunOptions({
       workspace: this.workspace,
-      tools: options.tools,
+      tools: [...options.tools, this.tasks.tool],
       external: options.externalTools,
       streamFn: options.streamFn,
       now: options.now,
@@ -81,7 +93,7 @@ export class SessionController {
     const compacted = (compaction: CompactionEntry) => this.emit({ type: 'compaction', compaction });
     this.compaction = new SessionCompaction(options.compactions ?? [], () => this.messages.length, compacted);
     if (options.messages) this.loadMessages(options.messages);
-    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf);
+    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf, (name, args) => this.tasks.callTraitsOf(name, args));
   }
 
   /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */
@@ -125,9 +137,9 @@ export class SessionController {
     return this.pending.length === 0 ? this.messages : [...this.messages, ...this.pending];
   }
 
-  /** Token and cost totals of this session's assistant messages and its compactions' summary calls. */
+  /** Token and cost totals of this session's assistant messages, its compactions' summary calls and its subagent tasks. */
   get totals(): SessionTotals {
-    return sessionTotals(this.messages, this.compaction.usage);
+    return sessionTotals(this.messages, this.compaction.usage, this.tasks.entries);
   }
 
   /** Tokens the model's context would take on the next request (the context meter). */
@@ -278,6 +290,7 @@ export class SessionController {
 
   dispose(): void {
     this.abort();
+    this.tasks.dispose();
     this.runOptions.dispose();
   }
 
@@ -296,7 +309,7 @@ export class SessionController {
     this.prompts.sent(prompts);
     this.runPromise = runAgent({
       prompts,
-      call: this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? []),
+      call: this.tasks.loadDefinitions().then(() => this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? [])),
       transcript: () => this.messages,
       compaction: this.compaction,
       policy: this.toolApprovals.policy,
