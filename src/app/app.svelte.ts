@@ -8,8 +8,9 @@
 // merge requests, git push from the shell, a local folder), settings/ (settings, model choice, live model lists,
 // storage view), conventions/ (skills and command templates), mcp/ (the remote MCP servers: connections, tool review,
 // their tools and prompts), link-import/ (a `?session=` link to a shared session file on another host: the confirm
-// card's state, the fetch, the import as a file import, and the export's share link), compaction/, terminal/ and
-// replay/ (a session step by step, its workspace rebuilt per step).
+// card's state, the fetch, the import as a file import, and the export's share link), subagents/ (the task tool: its
+// subagents, their pool, a worker's fork and merge), compaction/, terminal/ and replay/ (a session step by step, its
+// workspace rebuilt per step).
 import type { CompactionEntry, Message, StreamFn } from '../ai/types';
 import type { GitPushHost, Runtime } from '../runtime/types';
 import type { ShellPush } from './repos/shell-push/shell-push.svelte';

@@ -28,7 +28,7 @@ import { sessionTotals, type SessionTotals } from './totals';
 import { SessionWebTools } from './web-tools.svelte';
 import { SubagentTasks } from '../subagents/subagent-tasks.svelte';
 import { workerForksOf } from '../subagents/worker-fork';
-import { subagentMerge } from '../subagents/subagent-merge';
+import { subagentMerge } from '../subagents/merge-source';
 
 export type { ReplyProgress, SessionControllerOptions, SessionEvent, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
