@@ -82,7 +82,8 @@ export class SessionController {
     });
     this.runOptions = new RunOptions({
       workspace: this.workspace,
-      tools: [...options.tools, this.tasks.tool],
+      tools: options.tools,
+      laterTools: () => this.tasks.tools,
       external: options.externalTools,
       streamFn: options.streamFn,
       now: options.now,
@@ -309,7 +310,7 @@ export class SessionController {
     this.prompts.sent(prompts);
     this.runPromise = runAgent({
       prompts,
-      call: this.tasks.loadDefinitions().then(() => this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? [])),
+      call: this.tasks.prepare().then(() => this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? [])),
       transcript: () => this.messages,
       compaction: this.compaction,
       policy: this.toolApprovals.policy,

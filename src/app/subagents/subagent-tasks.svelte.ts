@@ -9,19 +9,16 @@ import { errorText } from '../../ai/messages';
 import type { AssistantMessage, Message, Model, TaskEntry } from '../../ai/types';
 import { emptyUsage } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
-import { createCodingTools } from '../../tools/index';
 import { WRITING_TASK_TRAITS, toolTraits, type ToolTraits } from '../../tools/catalog';
 import { AgentActivity } from '../session/agent-activity.svelte';
 import type { RunCall } from '../session/run-options';
 import type { ToolCardMap } from '../session/tool-cards/tool-card-map.svelte';
 import type { Settings } from '../settings/settings';
 import type { AgentDefinition } from './definitions/agent-definition';
-import { subagentSystemPrompt, type SubagentKind } from './role-prompt';
-import { subagentToolCheck } from './call-check';
-import { runSubagent, type SubagentOutcome } from './run-one';
-import { TaskPool } from './task-pool';
-import { taskResultText } from './task-result';
-import { createTaskTool, type TaskArguments } from './task-tool';
+import type { SubagentKind } from './role-prompt';
+import type { SubagentOutcome } from './run-one';
+import { TaskPool } from './pool';
+import type { TaskArguments } from './task-tool';
 import { liveReader, type MergePlan, type WorkerForks, type WorkspaceFork } from './worker-fork';
 
 /** One task as its card shows it: the entry, the reply being streamed, and a card per tool call. */
@@ -48,35 +45,43 @@ export type SubagentTasksOptions = {
 const EXPLORE_TOOLS = ['read', 'grep', 'find', 'ls', 'todo'];
 
 type Plan = { kind: SubagentKind; tools: string[]; definition?: AgentDefinition; agent: string };
+type TaskEngine = typeof import('./task-engine');
 
 export class SubagentTasks {
   /** Every task of the session, in call order. */
   entries = $state.raw<TaskEntry[]>([]);
-  /** The `task` tool, for the session's tools (its settings choose whether it is active). */
-  readonly tool: AgentTool;
+  /** The `task` tool once `prepare` has loaded it (its settings choose whether it is active). */
+  tool: AgentTool | null = null;
 
   private readonly activities = new Map<string, AgentActivity>();
   private readonly kept = new Map<string, WorkspaceFork>();
   private readonly pool: TaskPool;
   private loaded: AgentDefinition[] = [];
+  private engine: TaskEngine | null = null;
 
   constructor(private readonly options: SubagentTasksOptions) {
     this.entries = (options.stored ?? []).map(restored);
     this.pool = new TaskPool(() => options.getSettings().subagents.maxConcurrent);
-    this.tool = createTaskTool(
+  }
+
+  /** The tools this adds to the session's: the `task` tool once loaded. */
+  get tools(): AgentTool[] {
+    return this.tool ? [this.tool] : [];
+  }
+
+  /** At a run's start: loads the task tool (a chunk of its own) and reads the definitions it offers (a failure leaves the built-ins only). */
+  async prepare(): Promise<void> {
+    const engine = (this.engine ??= await import('./task-engine'));
+    this.tool ??= engine.createTaskTool(
       {
         definitions: () => this.loaded,
         canFork: () => this.forks() !== null,
-        models: () => options.getSettings().subagents.models,
+        models: () => this.options.getSettings().subagents.models,
         writes: (args) => this.writes(args),
-        run: (id, args, signal) => this.run(id, args, signal),
+        run: (id, args, signal) => this.run(engine, id, args, signal),
       },
-      () => options.workspace.workdir,
+      () => this.options.workspace.workdir,
     );
-  }
-
-  /** Reads the definitions the task tool offers in this run (a failure leaves the built-ins only). */
-  async loadDefinitions(): Promise<void> {
     try {
       this.loaded = (await this.options.definitions?.()) ?? [];
     } catch {
@@ -143,7 +148,7 @@ export class SubagentTasks {
     return { kind: writing ? 'worker' : 'explore', tools, definition, agent };
   }
 
-  private async run(toolCallId: string, args: TaskArguments, signal?: AbortSignal): Promise<AgentToolResult> {
+  private async run(engine: TaskEngine, toolCallId: string, args: TaskArguments, signal?: AbortSignal): Promise<AgentToolResult> {
     if (args.agent === 'apply') return this.applyFromTool(args);
     const settings = this.options.getSettings();
     const plan = this.plan(args.agent.trim());
@@ -163,33 +168,33 @@ export class SubagentTasks {
     try {
       release = await this.pool.acquire(signal);
     } catch {
-      return this.finish(toolCallId, { status: 'aborted', endedAt: Date.now() });
+      return this.finish(engine, toolCallId, { status: 'aborted', endedAt: Date.now() });
     }
     try {
-      return await this.runStarted(toolCallId, plan, model, settings, signal ?? new AbortController().signal);
+      return await this.runStarted(engine, toolCallId, plan, model, settings, signal ?? new AbortController().signal);
     } catch (error) {
-      return this.finish(toolCallId, { status: 'error', error: errorText(error), endedAt: Date.now() });
+      return this.finish(engine, toolCallId, { status: 'error', error: errorText(error), endedAt: Date.now() });
     } finally {
       release();
     }
   }
 
-  private async runStarted(toolCallId: string, plan: Plan, model: Model, settings: Settings, signal: AbortSignal): Promise<AgentToolResult> {
+  private async runStarted(engine: TaskEngine, toolCallId: string, plan: Plan, model: Model, settings: Settings, signal: AbortSignal): Promise<AgentToolResult> {
     this.update(toolCallId, { status: 'running', startedAt: Date.now() });
     const forks = plan.kind === 'worker' ? this.forks() : null;
     const fork = forks ? await forks.fork() : null;
     const workspace = fork?.workspace ?? this.options.workspace;
-    const all = (this.options.toolsFor ?? createCodingTools)(workspace).filter((t) => t.name !== 'task');
+    const all = (this.options.toolsFor ?? engine.createCodingTools)(workspace).filter((t) => t.name !== 'task');
     const tools = plan.kind === 'explore' || plan.definition ? all.filter((t) => (plan.kind === 'explore' && !plan.definition ? EXPLORE_TOOLS : plan.tools).includes(t.name)) : all;
     let outcome: SubagentOutcome;
     try {
       const [call, prompt] = await Promise.all([this.options.callFor(settings, model), this.options.systemPrompt(tools, settings)]);
       const entry = this.entry(toolCallId)!;
-      outcome = await runSubagent({
+      outcome = await engine.runSubagent({
         prompt: { role: 'user', content: entry.prompt, timestamp: Date.now() },
-        call: { ...call, systemPrompt: subagentSystemPrompt(prompt, plan.kind, fork !== null, plan.definition), tools, maxOutputTokens: call.streamOptions.maxTokens },
+        call: { ...call, systemPrompt: engine.subagentSystemPrompt(prompt, plan.kind, fork !== null, plan.definition), tools, maxOutputTokens: call.streamOptions.maxTokens },
         turnCap: settings.subagents.turnCap,
-        check: subagentToolCheck(workspace, () => this.options.getSettings()),
+        check: engine.subagentToolCheck(workspace, () => this.options.getSettings()),
         activity: this.activityOf(toolCallId),
         onMessage: (message, compactions, summaries) => this.messageEnded(toolCallId, message, compactions, summaries),
         signal,
@@ -201,19 +206,19 @@ export class SubagentTasks {
     const ended = { result: outcome.reply, endedAt: Date.now() };
     if (outcome.kind !== 'done') {
       await fork?.dispose();
-      return this.finish(toolCallId, outcome.kind === 'error' ? { ...ended, status: 'error', error: outcome.error } : { ...ended, status: 'aborted' });
+      return this.finish(engine, toolCallId, outcome.kind === 'error' ? { ...ended, status: 'error', error: outcome.error } : { ...ended, status: 'aborted' });
     }
     const note = outcome.hitCap ? `The subagent reached its turn cap (${settings.subagents.turnCap} model calls) and was stopped; this is what it had.` : undefined;
-    if (plan.kind === 'explore') return this.finish(toolCallId, { ...ended, status: 'done' }, note);
-    if (!fork || !forks) return this.finish(toolCallId, { ...ended, status: 'done', outcome: 'live', filesChanged: await this.liveChanges(toolCallId) }, note);
+    if (plan.kind === 'explore') return this.finish(engine, toolCallId, { ...ended, status: 'done' }, note);
+    if (!fork || !forks) return this.finish(engine, toolCallId, { ...ended, status: 'done', outcome: 'live', filesChanged: await this.liveChanges(toolCallId) }, note);
     const merged = await forks.merge.planMerge(await fork.changes(), liveReader(this.options.workspace));
     if (merged.conflicts.length > 0) {
       this.kept.set(toolCallId, fork);
-      return this.finish(toolCallId, { ...ended, status: 'conflict', conflicts: merged.conflicts, pending: merged.pending, filesChanged: merged.filesChanged }, note);
+      return this.finish(engine, toolCallId, { ...ended, status: 'conflict', conflicts: merged.conflicts, pending: merged.pending, filesChanged: merged.filesChanged }, note);
     }
     await forks.merge.applyMergePlan(this.options.workspace, merged);
     await fork.dispose();
-    return this.finish(toolCallId, { ...ended, status: 'done', outcome: 'merged', filesChanged: merged.filesChanged }, note);
+    return this.finish(engine, toolCallId, { ...ended, status: 'done', outcome: 'merged', filesChanged: merged.filesChanged }, note);
   }
 
   private async applyFromTool(args: TaskArguments): Promise<AgentToolResult> {
@@ -269,9 +274,9 @@ export class SubagentTasks {
     this.update(toolCallId, { messages, usage, toolCalls, ...(compactions && compactions.length > 0 ? { compactions: [...compactions] } : {}) });
   }
 
-  private finish(toolCallId: string, patch: Partial<TaskEntry>, note?: string): AgentToolResult {
+  private finish(engine: TaskEngine, toolCallId: string, patch: Partial<TaskEntry>, note?: string): AgentToolResult {
     const entry = this.update(toolCallId, patch);
-    const text = taskResultText(entry, note);
+    const text = engine.taskResultText(entry, note);
     if (entry.status === 'error') throw new Error(text);
     return { content: [{ type: 'text', text }], details: { task: toolCallId, status: entry.status } };
   }

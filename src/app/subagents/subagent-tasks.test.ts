@@ -41,8 +41,10 @@ function setup(script: ScriptedTurnFactory, opts: { settings?: Partial<Settings>
       maxRunning = Math.max(maxRunning, tasks.entries.filter((e) => e.status === 'running').length);
     },
   });
-  const run = (id: string, args: Partial<TaskArguments> & { agent: string }, signal?: AbortSignal) =>
-    tasks.tool.execute(id, { description: `task ${id}`, prompt: id, ...args }, signal);
+  const run = async (id: string, args: Partial<TaskArguments> & { agent: string }, signal?: AbortSignal) => {
+    await tasks.prepare();
+    return tasks.tool!.execute(id, { description: `task ${id}`, prompt: id, ...args }, signal);
+  };
   return { tasks, workspace, streamFn, settings, statuses, run, maxRunning: () => maxRunning };
 }
 
