@@ -26,9 +26,12 @@ function recordingTools(held: Record<string, Promise<void>> = {}) {
         log.push(`${id} end`);
         return { content: [{ type: 'text', text: id }] };
       },
-      { effects: (args) => ({ kind, paths: kind === 'exec' ? [] : [(args as Args).path ?? '/w'] }) },
+      { effects: (args) => ({ kind, paths: kind === 'exec' || kind === 'fork' ? [] : [(args as Args).path ?? '/w'] }) },
     );
-  return { log, tools: [make('read', 'read'), make('edit', 'write'), make('bash', 'exec'), makeTool('free', schema, () => ({ content: [] }))] };
+  return {
+    log,
+    tools: [make('read', 'read'), make('edit', 'write'), make('bash', 'exec'), makeTool('free', schema, () => ({ content: [] })), make('worker', 'fork')],
+  };
 }
 
 const startedBeforeEnded = (log: string[], later: string, earlier: string) => log.indexOf(`${later} start`) < log.indexOf(`${earlier} end`);
@@ -158,10 +161,54 @@ function until(condition: () => boolean): Promise<void> {
   return vi.waitFor(() => expect(condition()).toBe(true), { timeout: 2000, interval: 2 });
 }
 
+describe('forks (worker subagents) in a batch', () => {
+  it('overlaps forks with each other and with earlier reads, waits for an earlier write, and holds up later calls', async () => {
+    const gate = deferred();
+    const { log, tools } = recordingTools({ w1: gate.promise });
+    const run = runScripted(
+      [
+        {
+          content: [
+            toolCall('read', { path: '/w/a', id: 'r1' }),
+            toolCall('worker', { id: 'w1' }),
+            toolCall('worker', { id: 'w2' }),
+            toolCall('read', { path: '/w/b', id: 'r2' }),
+          ],
+        },
+        'ok',
+      ],
+      { tools },
+    );
+    await until(() => log.includes('w2 end'));
+    expect(log).toContain('w1 start');
+    expect(log).not.toContain('r2 start'); // a read after a fork waits for its changes to land
+    gate.resolve();
+    await run;
+    expect(startedBeforeEnded(log, 'w1', 'r1')).toBe(true);
+    expect(log.indexOf('r2 start')).toBeGreaterThan(log.indexOf('w1 end'));
+  });
+
+  it('starts a fork only after an earlier write has finished', async () => {
+    const { log, tools } = recordingTools();
+    await runScripted([{ content: [toolCall('edit', { path: '/w/a', id: 'e' }), toolCall('worker', { id: 'w' })] }, 'ok'], { tools });
+    expect(log).toEqual(['e start', 'e end', 'w start', 'w end']);
+  });
+
+  it('states the rule pairwise', () => {
+    const fork: ToolEffects = { kind: 'fork', paths: [] };
+    expect(mustFollow(fork, fork)).toBe(false);
+    expect(mustFollow({ kind: 'read', paths: ['/w'] }, fork)).toBe(false);
+    expect(mustFollow({ kind: 'write', paths: ['/w/a'] }, fork)).toBe(true);
+    expect(mustFollow({ kind: 'exec', paths: [] }, fork)).toBe(true);
+    expect(mustFollow(fork, { kind: 'read', paths: ['/x'] })).toBe(true);
+    expect(mustFollow(fork, { kind: 'exec', paths: [] })).toBe(true);
+  });
+});
+
 describe('the batch index', () => {
   it('names exactly the earlier calls the pairwise rule names, for any mix of effects', () => {
     const paths = ['/w', '/w/a.ts', '/w/b.ts', '/w/sub', '/w/sub/c.ts', '/x'];
-    const kinds: (ToolEffects['kind'] | undefined)[] = ['read', 'read', 'read', 'write', 'exec', undefined];
+    const kinds: (ToolEffects['kind'] | undefined)[] = ['read', 'read', 'read', 'write', 'exec', 'fork', undefined];
     let seed = 7;
     const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
     for (let batch = 0; batch < 200; batch++) {
@@ -170,7 +217,7 @@ describe('the batch index', () => {
       for (let call = 0; call < 30; call++) {
         const kind = kinds[next(kinds.length)];
         const effects: ToolEffects | undefined =
-          kind === undefined ? undefined : { kind, paths: kind === 'exec' ? [] : [paths[next(paths.length)], paths[next(paths.length)]].slice(0, 1 + next(2)) };
+          kind === undefined ? undefined : { kind, paths: kind === 'exec' || kind === 'fork' ? [] : [paths[next(paths.length)], paths[next(paths.length)]].slice(0, 1 + next(2)) };
         const expected = earlier.flatMap((e, index) => (mustFollow(e, effects) ? [index] : []));
         expect(order.mustFollow(effects)).toEqual(expected);
         order.add(effects, call);

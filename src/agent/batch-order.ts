@@ -5,12 +5,17 @@
 //   returns, and the model wrote the read first);
 // - two calls whose paths overlap (the same path, or one a folder above the other) keep their order when at least
 //   one of them writes: read-after-write, write-after-read and write-after-write;
+// - 'fork' calls overlap each other (each works on its own copy); a fork waits for every earlier write or exec (its
+//   copy must include them) but not for reads; any later call that touches files waits for it (its changes land at
+//   its end);
 // - a call whose tool declares no effects waits for nothing and holds up nothing.
 import type { ToolEffects } from './types';
 
 /** True when a call with effects `later` must wait for an earlier call with effects `earlier`. */
 export function mustFollow(earlier: ToolEffects | undefined, later: ToolEffects | undefined): boolean {
   if (!earlier || !later) return false;
+  if (earlier.kind === 'fork') return later.kind !== 'fork';
+  if (later.kind === 'fork') return earlier.kind !== 'read';
   if (earlier.kind === 'exec' || later.kind === 'exec') return true;
   if (earlier.kind === 'read' && later.kind === 'read') return false;
   return earlier.paths.some((a) => later.paths.some((b) => pathsOverlap(a, b)));

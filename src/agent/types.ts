@@ -21,10 +21,11 @@ export interface AgentToolResult {
 
 /**
  * What a tool call may touch, as the loop orders the calls of one message by it: 'read' and 'write' name absolute
- * paths (a folder covers everything below it); 'exec' may read or change anything (a shell command).
+ * paths (a folder covers everything below it); 'exec' may read or change anything (a shell command); 'fork' works on
+ * its own copy of everything, taken when it starts, and its changes come back at its end (a worker subagent).
  */
 export interface ToolEffects {
-  kind: 'read' | 'write' | 'exec';
+  kind: 'read' | 'write' | 'exec' | 'fork';
   paths: string[];
 }
 

@@ -4,7 +4,7 @@
 // switches elsewhere, make a new tool a compile error until every place handles it.
 import type { ToolEffects } from '../agent/types';
 
-export const CODING_TOOL_NAMES = ['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'todo'] as const;
+export const CODING_TOOL_NAMES = ['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'todo', 'task'] as const;
 export type CodingToolName = (typeof CODING_TOOL_NAMES)[number];
 
 export type ToolTraits = {
@@ -28,10 +28,17 @@ export const TOOL_CATALOG: { readonly [N in CodingToolName]: ToolTraits } = {
   bash: { readOnly: false, mutating: true, pathScoped: false, asksInAskMode: true },
   // It touches no file: the tool declares no effects, so it waits for nothing and holds up nothing in a batch.
   todo: { readOnly: true, mutating: false, pathScoped: false, asksInAskMode: false },
+  // A subagent (built in src/app/subagents, as it composes the loop and these tools). These are an explore task's
+  // traits, so read-only and plan mode offer it; a worker call's own (it changes files, asks in ask mode, is refused
+  // where only looking is allowed) are the task tool's to declare per call (taskCallTraits).
+  task: { readOnly: true, mutating: false, pathScoped: false, asksInAskMode: false },
 };
 
+/** The traits of a `task` call that changes files (a worker, or a definition with writing tools). */
+export const WRITING_TASK_TRAITS: ToolTraits = { readOnly: false, mutating: true, pathScoped: false, asksInAskMode: true };
+
 /** The tools active in a new session. */
-export const DEFAULT_ACTIVE_TOOLS = ['read', 'bash', 'edit', 'write', 'todo'] as const satisfies readonly CodingToolName[];
+export const DEFAULT_ACTIVE_TOOLS = ['read', 'bash', 'edit', 'write', 'todo', 'task'] as const satisfies readonly CodingToolName[];
 
 /** The tools read-only and plan mode offer: every tool that never changes anything (the todo list changes no file). */
 export const READ_ONLY_TOOLS: readonly CodingToolName[] = CODING_TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly);

@@ -16,7 +16,7 @@ describe('createCodingTools', () => {
     }
   });
 
-  it('activates read, bash, edit, write and todo by default', () => {
-    expect([...DEFAULT_ACTIVE_TOOLS]).toEqual(['read', 'bash', 'edit', 'write', 'todo']);
+  it('activates read, bash, edit, write, todo and task by default', () => {
+    expect([...DEFAULT_ACTIVE_TOOLS]).toEqual(['read', 'bash', 'edit', 'write', 'todo', 'task']);
   });
 });

@@ -22,6 +22,7 @@ export {
   DEFAULT_ACTIVE_TOOLS,
   READ_ONLY_TOOLS,
   TOOL_CATALOG,
+  WRITING_TASK_TRAITS,
   isCodingToolName,
   toolTraits,
   type CodingToolName,
@@ -34,7 +35,8 @@ export type { ReadDetails } from './read';
 export type { WriteDetails } from './write';
 
 /**
- * The seven coding tools over a sandbox plus todo, in CODING_TOOL_NAMES order. Given a bare runtime, they work in the one
+ * The seven coding tools over a sandbox plus todo, in CODING_TOOL_NAMES order (the catalog's `task` is made by
+ * src/app/subagents, since it runs the loop). Given a bare runtime, they work in the one
  * Workspace of that runtime (so they share its per-file queue with everyone else who writes its files).
  */
 export function createCodingTools(target: Runtime | Workspace): AgentTool[] {

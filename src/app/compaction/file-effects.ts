@@ -4,7 +4,10 @@ import type { FileEffect, FileEffectOf } from '../../agent/compaction';
 import type { ToolCall } from '../../ai/types';
 import { isCodingToolName, type CodingToolName } from '../../tools/catalog';
 
-/** What `call` did to files: read/grep/find/ls read their path, write/edit modify it; bash counts as neither, todo has none. */
+/**
+ * What `call` did to files: read/grep/find/ls read their path, write/edit modify it; bash counts as neither, todo has
+ * none, nor has a task (a subagent's own reads stay in its context; a worker's files are in its result).
+ */
 export const fileEffectOf: FileEffectOf = (call: ToolCall): FileEffect | undefined => {
   if (!isCodingToolName(call.name)) return undefined;
   const name: CodingToolName = call.name;
@@ -21,6 +24,7 @@ export const fileEffectOf: FileEffectOf = (call: ToolCall): FileEffect | undefin
     case 'bash':
       return { kind: 'exec', paths: [] };
     case 'todo':
+    case 'task':
       return undefined;
     default: {
       const unreachable: never = name;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import type { AgentTool } from '../../agent/types';
 import { activeToolNames, protectedPatternFor, ToolPolicy, type ApprovalAnswer, type ApprovalQuestion, type PolicySettings } from './policy';
+import { WRITING_TASK_TRAITS } from '../../tools/catalog';
 
 const tool = (name: string): AgentTool => ({
   name,
@@ -94,14 +95,14 @@ describe('ToolPolicy', () => {
     expect(await policy.beforeToolCall(call('grep', { pattern: 'x' }))).toBeUndefined();
     // Issue 13: read-only mode offered only the reading tools that happened to be switched on (often just read).
     // The todo list changes no file, so looking-only modes keep it.
-    expect(activeToolNames(['read', 'bash', 'edit', 'write'], 'read-only')).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
+    expect(activeToolNames(['read', 'bash', 'edit', 'write'], 'read-only')).toEqual(['read', 'grep', 'find', 'ls', 'todo', 'task']);
     expect(activeToolNames(['read', 'bash'], 'ask')).toEqual(['read', 'bash']);
   });
 
   it('offers only the reading tools and todo in plan mode, and blocks any other call a model makes anyway', async () => {
-    expect(activeToolNames(['read', 'bash', 'edit', 'write', 'todo'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
+    expect(activeToolNames(['read', 'bash', 'edit', 'write', 'todo'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo', 'task']);
     // Switched off or not: the plan needs them.
-    expect(activeToolNames(['bash'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
+    expect(activeToolNames(['bash'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo', 'task']);
     const { policy, asked } = setup({ ...defaults, approvalMode: 'plan' });
     for (const [name, args] of [['bash', { command: 'ls' }], ['write', { path: 'a', content: '' }], ['edit', { path: 'a', edits: [] }], ['mcp__x__y', {}]] as const) {
       const verdict = await policy.beforeToolCall(call(name, args));
@@ -163,5 +164,33 @@ describe('ToolPolicy', () => {
     expect(protectedPatternFor('/home/project/.git/HEAD', '/home/project', ['.git/**'])).toBe('.git/**');
     expect(protectedPatternFor('config/.env.production', '/home/project', ['.env*'])).toBe('.env*');
     expect(protectedPatternFor('src/env.ts', '/home/project', ['.git/**', '.env*'])).toBeUndefined();
+  });
+});
+
+describe('ToolPolicy: tools whose traits depend on the call (the task tool)', () => {
+  const taskPolicy = (mode: PolicySettings['approvalMode'], answers: ApprovalAnswer[] = []) => {
+    const asked: ApprovalQuestion[] = [];
+    const policy = new ToolPolicy({
+      workdir: '/home/project',
+      getSettings: () => ({ ...defaults, approvalMode: mode }),
+      ask: async (q) => (asked.push(q), answers.shift() ?? { decision: 'deny' }),
+      callTraitsOf: (name, args) => (name === 'task' && (args as { agent?: string }).agent === 'worker' ? WRITING_TASK_TRAITS : undefined),
+    });
+    return { policy, asked };
+  };
+
+  it('asks once for a worker task in ask mode, never for an explore task', async () => {
+    const { policy, asked } = taskPolicy('ask', [{ decision: 'allow' }]);
+    expect(await policy.beforeToolCall(call('task', { agent: 'explore' }))).toBeUndefined();
+    expect(await policy.beforeToolCall(call('task', { agent: 'worker' }))).toBeUndefined();
+    expect(asked.map((q) => q.reason.kind)).toEqual(['ask-mode']);
+  });
+
+  it('blocks a worker task in read-only and plan mode, and lets an explore task through', async () => {
+    for (const mode of ['read-only', 'plan'] as const) {
+      const { policy } = taskPolicy(mode);
+      expect(await policy.beforeToolCall(call('task', { agent: 'worker' }))).toMatchObject({ block: true });
+      expect(await policy.beforeToolCall(call('task', { agent: 'explore' }))).toBeUndefined();
+    }
   });
 });

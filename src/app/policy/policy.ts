@@ -8,7 +8,7 @@ import { minimatch } from 'minimatch';
 import type { AgentTool, BeforeToolCallResult } from '../../agent/types';
 import type { ToolCall } from '../../ai/types';
 import { relativeTo, resolvePath } from '../../runtime/paths';
-import { READ_ONLY_TOOLS, toolTraits } from '../../tools/catalog';
+import { READ_ONLY_TOOLS, toolTraits, type ToolTraits } from '../../tools/catalog';
 import type { ApprovalMode } from '../settings/settings';
 
 /** Why the person is being asked. */
@@ -51,6 +51,8 @@ export type ToolPolicyOptions = {
   ask(question: ApprovalQuestion, signal?: AbortSignal): Promise<ApprovalAnswer>;
   /** The MCP tool called `name`, if it is one. */
   mcpToolOf?(name: string): McpToolTraits | undefined;
+  /** The traits of one call of a tool whose traits depend on its arguments (a `task` worker writes); undefined: the catalog's. */
+  callTraitsOf?(name: string, args: unknown): ToolTraits | undefined;
 };
 
 export const DOOM_LOOP_REPEATS = 3;
@@ -68,8 +70,8 @@ export function activeToolNames(enabled: readonly string[], mode: ApprovalMode):
  * Why a call that could change something is blocked in a mode that only looks (an MCP tool: unless the server hinted
  * it is read-only); undefined when it may run.
  */
-function lookOnlyBlock(name: string, mode: ApprovalMode, mcp: McpToolTraits | undefined): string | undefined {
-  if (mcp ? mcp.readOnlyHint : toolTraits(name).readOnly) return undefined;
+function lookOnlyBlock(name: string, mode: ApprovalMode, mcp: McpToolTraits | undefined, traits: ToolTraits): string | undefined {
+  if (mcp ? mcp.readOnlyHint : traits.readOnly) return undefined;
   if (mode === 'read-only') {
     return `The person set Conch to read-only: ${name} is not allowed. Use read, grep, find or ls, or explain what you would change.`;
   }
@@ -154,11 +156,12 @@ export class ToolPolicy {
     const record: CallRecord = { toolCallId: call.toolCall.id, key, failed: undefined, error: '' };
 
     const mcp = this.options.mcpToolOf?.(name);
-    const lookOnly = lookOnlyBlock(name, approvalMode, mcp);
+    const traits = this.options.callTraitsOf?.(name, call.args) ?? toolTraits(name);
+    const lookOnly = lookOnlyBlock(name, approvalMode, mcp, traits);
     if (lookOnly) return { block: true, reason: lookOnly };
 
     const repeats = this.failedRepeatsOf(key);
-    const reason = mcp ? this.reasonToAskMcp(name, mcp, repeats) : this.reasonToAsk(name, call.args, approvalMode, protectedPaths, repeats);
+    const reason = mcp ? this.reasonToAskMcp(name, mcp, repeats) : this.reasonToAsk(name, traits, call.args, approvalMode, protectedPaths, repeats);
     if (reason) {
       const answer = await this.question(call.toolCall, name, call.args, reason, signal, mcp?.server);
       if (answer.decision === 'deny') {
@@ -195,6 +198,7 @@ export class ToolPolicy {
 
   private reasonToAsk(
     name: string,
+    traits: ToolTraits,
     args: unknown,
     mode: ApprovalMode,
     protectedPaths: string[],
@@ -203,7 +207,6 @@ export class ToolPolicy {
     if (repeats.count >= DOOM_LOOP_REPEATS - 1) {
       return { kind: 'doom-loop', repeats: repeats.count + 1, lastError: repeats.lastError };
     }
-    const traits = toolTraits(name);
     const path = traits.mutating && traits.pathScoped ? argPath(args) : undefined;
     if (path !== undefined) {
       const pattern = protectedPatternFor(path, this.workdir, protectedPaths);

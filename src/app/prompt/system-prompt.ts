@@ -34,6 +34,7 @@ const TOOL_GUIDELINES: { readonly [N in CodingToolName]: string } = {
   grep: 'Use grep to search file contents instead of reading files one by one.',
   find: 'Use find to locate files by name pattern.',
   ls: 'Use ls to look at a folder.',
+  task: 'Hand a self-contained piece of work to task: explore for wide searches and reading (several at once run in parallel), worker for changes; give the full instructions in prompt, since it sees nothing of this conversation, and expect only its conclusion back.',
   todo: 'For work of three or more steps, keep a todo list with todo: send the whole list each time, one item in_progress while you work on it, completed as soon as it is done.',
 };
 

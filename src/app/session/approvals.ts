@@ -2,7 +2,7 @@
 // will not decide alone; a question waits for its answer with its call's card marked as awaiting it.
 import type { Workspace } from '../../runtime/workspace/workspace';
 import { ApprovalQueue, type PendingApproval } from '../policy/approval-queue.svelte';
-import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion, type McpToolTraits } from '../policy/policy';
+import { ToolPolicy, type ApprovalAnswer, type ApprovalQuestion, type McpToolTraits, type ToolPolicyOptions } from '../policy/policy';
 import type { Settings } from '../settings/settings';
 import type { ToolCardMap } from './tool-cards/tool-card-map.svelte';
 
@@ -16,8 +16,9 @@ export class SessionApprovals {
     getSettings: () => Settings,
     private readonly cards: ToolCardMap,
     mcpToolOf?: (name: string) => McpToolTraits | undefined,
+    callTraitsOf?: ToolPolicyOptions['callTraitsOf'],
   ) {
-    this.policy = new ToolPolicy({ workdir: workspace, getSettings, ask: (question, signal) => this.ask(question, signal), mcpToolOf });
+    this.policy = new ToolPolicy({ workdir: workspace, getSettings, ask: (question, signal) => this.ask(question, signal), mcpToolOf, callTraitsOf });
   }
 
   /** Questions about tool calls waiting for the person's answer. */

@@ -26,7 +26,9 @@ import { SessionCompaction } from '../compaction/session-compaction.svelte';
 import { canContinueFrom, CONTINUE_PROMPT, failedReply, overflowedReply } from './reply-state';
 import { sessionTotals, type SessionTotals } from './totals';
 import { SessionWebTools } from './web-tools.svelte';
-import { NO_SUBAGENT_TASKS, type SubagentTaskViews } from '../subagents/task-view';
+import { SubagentTasks } from '../subagents/subagent-tasks.svelte';
+import { workerForksOf } from '../subagents/worker-fork';
+import { subagentMerge } from '../subagents/merge-source';
 
 export type { ReplyProgress, SessionControllerOptions, SessionEvent, SessionTotals };
 export { CONTINUE_PROMPT, messagesForModel } from './reply-state';
@@ -52,8 +54,8 @@ export class SessionController {
   /** Compactions, the context meter's count, and the compaction in progress. */
   readonly compaction: SessionCompaction;
   readonly webTools = new SessionWebTools((on) => this.emit({ type: 'web-tools', on }));
-  /** Its subagent tasks, for the task cards (issue 24's SubagentTasks takes this place). */
-  readonly tasks: SubagentTaskViews = NO_SUBAGENT_TASKS;
+  /** Its subagent tasks (the `task` tool). */
+  readonly tasks: SubagentTasks;
 
   private readonly options: SessionControllerOptions;
   private readonly activity: AgentActivity;
@@ -71,9 +73,17 @@ export class SessionController {
     this.workspace = Workspace.of(options.workspace);
     this.activity = new AgentActivity((message) => this.messageEnded(message), options.scheduleUpdate);
     if (options.title) this.title = options.title;
+    this.tasks = new SubagentTasks({
+      ...options, workspace: this.workspace, stored: options.tasks, definitions: options.subagentDefinitions,
+      callFor: (settings, model) => this.runOptions.callFor(settings, model),
+      systemPrompt: (tools, settings) => this.runOptions.systemPrompt(tools, settings),
+      forks: () => workerForksOf(this.workspace, subagentMerge),
+      emit: (task) => this.emit({ type: 'task', task }),
+    });
     this.runOptions = new RunOptions({
       workspace: this.workspace,
       tools: options.tools,
+      laterTools: () => this.tasks.tools,
       external: options.externalTools,
       streamFn: options.streamFn,
       now: options.now,
@@ -84,7 +94,7 @@ export class SessionController {
     const compacted = (compaction: CompactionEntry) => this.emit({ type: 'compaction', compaction });
     this.compaction = new SessionCompaction(options.compactions ?? [], () => this.messages.length, compacted);
     if (options.messages) this.loadMessages(options.messages);
-    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf);
+    this.toolApprovals = new SessionApprovals(this.workspace, () => options.getSettings(), this.activity.cards, options.externalTools?.toolOf, (name, args) => this.tasks.callTraitsOf(name, args));
   }
 
   /** Hears every message as it joins the transcript (once each) and the end of every run; returns the unsubscribe. */
@@ -128,9 +138,9 @@ export class SessionController {
     return this.pending.length === 0 ? this.messages : [...this.messages, ...this.pending];
   }
 
-  /** Token and cost totals of this session's assistant messages and its compactions' summary calls. */
+  /** Token and cost totals of this session's assistant messages, its compactions' summary calls and its subagent tasks. */
   get totals(): SessionTotals {
-    return sessionTotals(this.messages, this.compaction.usage);
+    return sessionTotals(this.messages, this.compaction.usage, this.tasks.entries);
   }
 
   /** Tokens the model's context would take on the next request (the context meter). */
@@ -281,6 +291,7 @@ export class SessionController {
 
   dispose(): void {
     this.abort();
+    this.tasks.dispose();
     this.runOptions.dispose();
   }
 
@@ -299,7 +310,7 @@ export class SessionController {
     this.prompts.sent(prompts);
     this.runPromise = runAgent({
       prompts,
-      call: this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? []),
+      call: this.tasks.prepare().then(() => this.runOptions.callFor(settings, model, this.options.takeNotices?.() ?? [])),
       transcript: () => this.messages,
       compaction: this.compaction,
       policy: this.toolApprovals.policy,

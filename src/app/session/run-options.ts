@@ -36,6 +36,8 @@ export type RunSources = {
   workspace: Workspace;
   /** All the coding tools for the workspace; the settings choose which are active. */
   tools: AgentTool[];
+  /** Tools of the same kind loaded with the first run (the `task` tool), which join `tools` once there. */
+  laterTools?: () => AgentTool[];
   streamFn: StreamFn;
   /** The MCP servers' tools, which join the coding tools under the same rule: one that is not active is not found. */
   external?: ExternalTools;
@@ -63,7 +65,8 @@ export class RunOptions {
   /** The tools the settings make active (read-only and plan mode keep only the reading ones and todo), then the active MCP tools. */
   activeTools(settings: Settings): AgentTool[] {
     const active = new Set(activeToolNames(settings.activeTools, settings.approvalMode));
-    const coding = this.sources.tools.filter((tool) => active.has(tool.name));
+    const later = this.sources.laterTools?.() ?? [];
+    const coding = (later.length === 0 ? this.sources.tools : [...this.sources.tools, ...later]).filter((tool) => active.has(tool.name));
     const external = this.sources.external?.activeTools(settings) ?? [];
     return external.length === 0 ? coding : [...coding, ...external.filter((t) => !coding.some((c) => c.name === t.name))];
   }

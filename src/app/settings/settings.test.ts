@@ -4,7 +4,7 @@ import { defaultSettings, parseSettings, withApprovalMode } from './settings';
 describe('settings: the todo tool and Plan mode', () => {
   it('switches the todo list on for settings saved before it existed, keeping what the person chose', () => {
     const before = { ...defaultSettings(), activeTools: ['read', 'bash', 'grep'], knownTools: undefined };
-    expect(parseSettings(before).activeTools).toEqual(['read', 'bash', 'grep', 'todo']);
+    expect(parseSettings(before).activeTools).toEqual(['read', 'bash', 'grep', 'todo', 'task']);
     // Saved since, with todo switched off: it stays off.
     const since = parseSettings({ ...defaultSettings(), activeTools: ['read', 'bash'] });
     expect(since.activeTools).toEqual(['read', 'bash']);

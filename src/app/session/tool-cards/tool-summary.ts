@@ -96,6 +96,8 @@ export function summarizeToolCall(toolName: string, rawArgs: unknown, details?: 
       return { title: `Find ${str(args.pattern) ?? ''}`, detail: path };
     case 'ls':
       return { title: `List ${path ?? '.'}` };
+    case 'task':
+      return { title: `Task: ${str(args.description) ?? ''}`, detail: str(args.agent) };
     case 'todo': {
       const todos = todoItemsOf(args);
       return { title: 'Todo list', detail: `${todos.filter((t) => t.status === 'completed').length}/${todos.length} done`, todos };
@@ -146,6 +148,7 @@ function resultShown(name: CodingToolName, text: string): 'full' | 'collapsed' |
     case 'grep':
     case 'find':
     case 'ls':
+    case 'task':
       return 'collapsed';
     default: {
       const unhandled: never = name;

@@ -1,7 +1,10 @@
 // One subagent definition file read into an AgentDefinition, or into an InvalidAgentDefinition with the reason a
 // person can act on. Claude Code's files use its tool names (Read, Glob, Bash…): they are read as Conch's own, so a
 // repo's .claude/agents/ works unchanged where Conch has the tool.
-import { CODING_TOOL_NAMES, isCodingToolName } from '../../../tools/catalog';
+import { CODING_TOOL_NAMES, isCodingToolName, type CodingToolName } from '../../../tools/catalog';
+
+/** The tools a definition may give its subagent: every coding tool but `task` (a subagent cannot start subagents). */
+const SUBAGENT_TOOLS: readonly CodingToolName[] = CODING_TOOL_NAMES.filter((name) => name !== 'task');
 import { readFrontMatter } from '../../conventions/front-matter';
 import type { AgentDefinition, AgentDefinitionSource, InvalidAgentDefinition } from './agent-definition';
 
@@ -65,7 +68,7 @@ function descriptionProblem(description: unknown): string | undefined {
 
 /** `tools` as a YAML list or a comma-separated line, in Conch's names; left out, every coding tool. A string is the problem. */
 function readTools(raw: unknown): string[] | string {
-  if (raw === undefined || raw === null) return [...CODING_TOOL_NAMES];
+  if (raw === undefined || raw === null) return [...SUBAGENT_TOOLS];
   const listed = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : null;
   if (!listed || listed.some((item) => typeof item !== 'string')) return '`tools` must be a list of tool names (`[read, grep]`) or a comma-separated line (`read, grep`).';
   const names = (listed as string[]).map((item) => item.trim()).filter((item) => item !== '');
@@ -78,7 +81,7 @@ function readTools(raw: unknown): string[] | string {
     else if (!tools.includes(tool)) tools.push(tool);
   }
   if (unknown.length > 0) {
-    return `\`tools\` names ${unknown.length === 1 ? 'a tool' : 'tools'} Conch does not have: ${unknown.join(', ')}. Known: ${CODING_TOOL_NAMES.join(', ')}, and MCP tools as mcp__<server>__<tool>.`;
+    return `\`tools\` names ${unknown.length === 1 ? 'a tool' : 'tools'} Conch does not have: ${unknown.join(', ')}. Known: ${SUBAGENT_TOOLS.join(', ')}, and MCP tools as mcp__<server>__<tool>.`;
   }
   return tools;
 }
@@ -87,5 +90,5 @@ function toolName(name: string): string | undefined {
   if (name.startsWith('mcp__') && name.split('__').length >= 3) return name;
   const lower = name.toLowerCase();
   const tool = TOOL_ALIASES[lower] ?? lower;
-  return isCodingToolName(tool) ? tool : undefined;
+  return isCodingToolName(tool) && tool !== 'task' ? tool : undefined;
 }

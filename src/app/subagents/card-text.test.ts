@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskEntry } from '../../ai/types';
-import { taskFacts } from './task-summary';
+import { taskFacts } from './card-text';
 
 const usage = (cost: number, unknown = false) => ({ input: 1200, output: 340, cacheRead: 800, cacheWrite: 0, cost: { total: cost, ...(unknown ? { unknown } : {}) } });
 const entry = (over: Partial<TaskEntry>): TaskEntry => ({
