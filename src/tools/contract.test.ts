@@ -26,10 +26,10 @@ async function toolsOver(files: Record<string, string | Uint8Array> = {}) {
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n');
 
 describe('createCodingTools', () => {
-  it('returns the seven tools plus todo by name, and read, bash, edit, write and todo are active by default', async () => {
+  it('returns the seven tools plus todo by name, and read, bash, edit, write, todo and task are active by default', async () => {
     const { tools } = await toolsOver();
     expect(tools.map((t) => t.name).sort()).toEqual(['bash', 'edit', 'find', 'grep', 'ls', 'read', 'todo', 'write']);
-    expect([...DEFAULT_ACTIVE_TOOLS]).toEqual(['read', 'bash', 'edit', 'write', 'todo']);
+    expect([...DEFAULT_ACTIVE_TOOLS]).toEqual(['read', 'bash', 'edit', 'write', 'todo', 'task']);
   });
 });
 

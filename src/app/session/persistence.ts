@@ -64,7 +64,7 @@ export class SessionPersistence {
   private unsaved: Unsaved[] = [];
   /** The latest version of each task not stored yet (a failed write keeps it for `retry`). */
   private readonly unsavedTasks = new Map<string, TaskEntry>();
-  private readonly taskWrites = new TaskWrites({ write: (task) => this.taskChanged(task) });
+  private readonly taskWrites = new TaskWrites({ write: (task) => this.taskChanged(task), onWaitingChange: () => this.publishState() });
   /** The root tree stored as this session's latest, when known. */
   private storedLatest: string | undefined;
   private unsubscribe: (() => void) | null = null;
@@ -285,7 +285,7 @@ export class SessionPersistence {
   }
 
   private publishState(): void {
-    const state: SaveState = this.queued > 0 ? 'saving' : this.lastError ? 'failed' : 'saved';
+    const state: SaveState = this.queued > 0 || this.taskWrites.waiting ? 'saving' : this.lastError ? 'failed' : 'saved';
     if (state === this.state) return;
     this.state = state;
     this.options.onStateChange?.(state, this.lastError);

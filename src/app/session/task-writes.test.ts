@@ -22,6 +22,19 @@ const running = (messages: number): TaskEntry =>
   task('t1', { status: 'running', endedAt: undefined, result: undefined, messages: Array.from({ length: messages }, (_, i) => user(`m${i}`)) });
 
 describe('TaskWrites', () => {
+  it('says a change is waiting from when it is held back until it is handed on (the save status shows saving)', () => {
+    vi.useFakeTimers();
+    const heard: boolean[] = [];
+    const writes: TaskWrites = new TaskWrites({ write: () => {}, minIntervalMs: 500, now: () => Date.now(), onWaitingChange: () => heard.push(writes.waiting) });
+    writes.changed(running(1));
+    expect(writes.waiting).toBe(false);
+    writes.changed(running(2));
+    expect(writes.waiting).toBe(true);
+    vi.advanceTimersByTime(500);
+    expect(writes.waiting).toBe(false);
+    expect(heard).toEqual([true, false, true, false]);
+  });
+
   it('writes a running task at most every interval, the latest version only, and an ended one at once', () => {
     vi.useFakeTimers();
     const written: [string, number][] = [];

@@ -9,6 +9,8 @@ export type TaskWritesOptions = {
   write(task: TaskEntry): void;
   minIntervalMs?: number;
   now?: () => number;
+  /** Hears that a change started or stopped waiting for its turn (the save status says "saving" meanwhile). */
+  onWaitingChange?: () => void;
 };
 
 export class TaskWrites {
@@ -23,10 +25,17 @@ export class TaskWrites {
     this.now = options.now ?? Date.now;
   }
 
+  /** Whether some change is waiting for its interval to pass. */
+  get waiting(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** Task `task.toolCallId` is now `task`: written within the interval, or at once when it has ended. */
   changed(task: TaskEntry): void {
     const id = task.toolCallId;
+    const wasWaiting = this.waiting;
     this.pending.set(id, task);
+    if (!wasWaiting) this.options.onWaitingChange?.();
     if (task.status !== 'queued' && task.status !== 'running') return this.writeNow(id);
     if (this.timers.has(id)) return;
     const at = (this.lastWrite.get(id) ?? -Infinity) + this.minIntervalMs;
@@ -56,5 +65,6 @@ export class TaskWrites {
     this.pending.delete(id);
     this.lastWrite.set(id, this.now());
     this.options.write(task);
+    if (!this.waiting) this.options.onWaitingChange?.();
   }
 }

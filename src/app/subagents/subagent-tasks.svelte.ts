@@ -20,6 +20,7 @@ import type { SubagentOutcome } from './run-one';
 import { TaskPool } from './pool';
 import type { TaskArguments } from './task-tool';
 import type { MergePlan, WorkerForks, WorkspaceFork } from './worker-fork';
+import { closeInterruptedTask } from '../../store/sessions/repair-transcript';
 
 /** One task as its card shows it: the entry, the reply being streamed, and a card per tool call. */
 export type TaskView = { readonly entry: TaskEntry; readonly streaming: AssistantMessage | null; readonly cards: ToolCardMap };
@@ -316,5 +317,5 @@ export class SubagentTasks {
 
 /** A stored task as this page shows it: one that was queued or running when the page closed is aborted, interrupted. */
 function restored(entry: TaskEntry): TaskEntry {
-  return entry.status === 'queued' || entry.status === 'running' ? { ...entry, status: 'aborted', interrupted: true } : entry;
+  return closeInterruptedTask(entry, Date.now());
 }
