@@ -49,7 +49,7 @@ test('first run: settings, then a prompt that writes, reads, edits and runs a co
   await expect(page.getByTestId('session-usage')).toContainText('in');
   const first = mock.requests[0].body as { messages: { role: string; content: unknown }[]; tools: unknown[] };
   expect(JSON.stringify(first.messages[0])).toContain('embedded sandbox');
-  expect(first.tools.length).toBe(5);
+  expect(first.tools.length).toBe(6); // read, bash, edit, write, todo and task
   await snapshot(page, '02-flow-done-light');
 
   // The same screen in the dark theme.
