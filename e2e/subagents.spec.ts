@@ -215,3 +215,54 @@ test('the session file keeps the tasks: exported, imported in a fresh browser, t
   await expect(kept.getByTestId('task-transcript').locator('[data-testid="tool-call"][data-tool="read"]')).toBeVisible();
   await other.close();
 });
+
+test('Settings → Subagents: the workspace\'s definitions listed (a broken one with why), one offered to the model and run, and one at a time when the limit is 1', async ({ page, mock }) => {
+  test.setTimeout(90_000);
+  const definitions: Record<string, string> = {
+    '.agents/agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews a file and lists its problems.\ntools: [read, grep]\n---\nYou review code. List problems, nothing else.\n',
+    '.claude/agents/broken.md': '---\ndescription: No name here.\n---\nBody.\n',
+  };
+  const entries: Record<string, Uint8Array> = {};
+  for (const [path, text] of Object.entries({ ...FILES, ...definitions })) entries[`project-main/${path}`] = new TextEncoder().encode(text);
+  mock.setScript([
+    { content: [
+      task('t-review', 'reviewer', 'Review alpha', 'REVIEW-ALPHA: review alpha.txt'),
+      task('t-look', 'explore', 'Look at beta', 'LOOK-BETA: what is in beta.txt?'),
+    ] },
+    sub('REVIEW-ALPHA', [text('No problems in alpha.txt.')], { delayMs: 1500 }),
+    sub('LOOK-BETA', [text('Beta has three lines.')]),
+    { when: { lastToolResultContains: 'Beta has three lines.' }, content: [text('Reviewed and looked.')] },
+  ]);
+  await openAndConfigure(page, mock);
+  await page.getByTestId('import-zip').setInputFiles({ name: 'project-main.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(entries)) });
+  await expect(page.getByTestId('import-result')).toContainText('5 files');
+
+  await page.getByTestId('settings-open').click();
+  const settings = page.getByTestId('subagent-settings');
+  await settings.scrollIntoViewIfNeeded();
+  await expect(settings.locator('[data-testid="agent-definition"][data-name="reviewer"]')).toHaveAttribute('data-state', 'valid');
+  const broken = settings.locator('[data-testid="agent-definition"][data-state="invalid"]');
+  await expect(broken).toHaveCount(1);
+  await expect(broken).toContainText('name');
+  await expect(page.getByTestId('subagent-max')).toHaveValue('4');
+  await page.getByTestId('subagent-max').fill('1');
+  await snapshot(page, 'subagents-05-settings');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-save')).toBeHidden();
+
+  await ask(page, 'Review alpha and look at beta');
+  // With one at a time, the second task waits while the first (a slow one) runs.
+  await expect(card(page, 't-look')).toHaveAttribute('data-status', 'queued', { timeout: 20_000 });
+  await expect(card(page, 't-review')).toHaveAttribute('data-status', 'running');
+  await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText('Reviewed and looked.', { timeout: 30_000 });
+  await expect(card(page, 't-review')).toHaveAttribute('data-agent', 'reviewer');
+  await expect(card(page, 't-review')).toHaveAttribute('data-status', 'done');
+
+  // The task tool told the model about the definition; the reviewer got its own prompt and only its tools.
+  const parentFirst = JSON.stringify(mock.requests[0].body);
+  expect(parentFirst).toContain('reviewer');
+  expect(parentFirst).toContain('Reviews a file and lists its problems.');
+  const review = requestFor(mock, 'REVIEW-ALPHA')[0];
+  expect(toolNames(review).sort()).toEqual(['grep', 'read']);
+  expect(JSON.stringify(review.body)).toContain('You review code. List problems, nothing else.');
+});

@@ -125,7 +125,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       await expect(page.getByTestId('plan-start')).toBeHidden();
       const after = mock.requests.at(-1)!;
       expect(lastUserText(after)).toBe('Go ahead with the plan, README first.');
-      expect(toolNames(after)).toEqual(['bash', 'edit', 'read', 'todo', 'write']);
+      expect(toolNames(after)).toEqual(['bash', 'edit', 'read', 'task', 'todo', 'write']); // the default tools again, subagents' task among them
       expect(systemPrompt(after)).not.toContain(PLAN_LINE);
       await expect(page.locator('[data-testid="message"][data-role="user"]').last()).toContainText('README first');
     });

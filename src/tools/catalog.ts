@@ -29,8 +29,8 @@ export const TOOL_CATALOG: { readonly [N in CodingToolName]: ToolTraits } = {
   // It touches no file: the tool declares no effects, so it waits for nothing and holds up nothing in a batch.
   todo: { readOnly: true, mutating: false, pathScoped: false, asksInAskMode: false },
   // A subagent (built in src/app/subagents, as it composes the loop and these tools). These are an explore task's
-  // traits, so read-only and plan mode offer it; a worker call's own (it changes files, asks in ask mode, is refused
-  // where only looking is allowed) are the task tool's to declare per call (taskCallTraits).
+  // traits (free in ask mode); a worker call's own (it changes files, asks in ask mode, is refused where only looking
+  // is allowed) are the task tool's to declare per call (taskCallTraits). Read-only and plan mode leave it out.
   task: { readOnly: true, mutating: false, pathScoped: false, asksInAskMode: false },
 };
 
@@ -40,8 +40,12 @@ export const WRITING_TASK_TRAITS: ToolTraits = { readOnly: false, mutating: true
 /** The tools active in a new session. */
 export const DEFAULT_ACTIVE_TOOLS = ['read', 'bash', 'edit', 'write', 'todo', 'task'] as const satisfies readonly CodingToolName[];
 
-/** The tools read-only and plan mode offer: every tool that never changes anything (the todo list changes no file). */
-export const READ_ONLY_TOOLS: readonly CodingToolName[] = CODING_TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly);
+/**
+ * The tools read-only and plan mode offer: every tool that never changes anything (the todo list changes no file),
+ * but not `task`: those modes keep to the five looking tools they have always had, and a subagent is another model
+ * spending the person's tokens.
+ */
+export const READ_ONLY_TOOLS: readonly CodingToolName[] = CODING_TOOL_NAMES.filter((name) => TOOL_CATALOG[name].readOnly && name !== 'task');
 
 export function isCodingToolName(name: string): name is CodingToolName {
   return (CODING_TOOL_NAMES as readonly string[]).includes(name);

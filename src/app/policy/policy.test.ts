@@ -95,14 +95,14 @@ describe('ToolPolicy', () => {
     expect(await policy.beforeToolCall(call('grep', { pattern: 'x' }))).toBeUndefined();
     // Issue 13: read-only mode offered only the reading tools that happened to be switched on (often just read).
     // The todo list changes no file, so looking-only modes keep it.
-    expect(activeToolNames(['read', 'bash', 'edit', 'write'], 'read-only')).toEqual(['read', 'grep', 'find', 'ls', 'todo', 'task']);
+    expect(activeToolNames(['read', 'bash', 'edit', 'write'], 'read-only')).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
     expect(activeToolNames(['read', 'bash'], 'ask')).toEqual(['read', 'bash']);
   });
 
   it('offers only the reading tools and todo in plan mode, and blocks any other call a model makes anyway', async () => {
-    expect(activeToolNames(['read', 'bash', 'edit', 'write', 'todo'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo', 'task']);
+    expect(activeToolNames(['read', 'bash', 'edit', 'write', 'todo'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
     // Switched off or not: the plan needs them.
-    expect(activeToolNames(['bash'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo', 'task']);
+    expect(activeToolNames(['bash'], 'plan')).toEqual(['read', 'grep', 'find', 'ls', 'todo']);
     const { policy, asked } = setup({ ...defaults, approvalMode: 'plan' });
     for (const [name, args] of [['bash', { command: 'ls' }], ['write', { path: 'a', content: '' }], ['edit', { path: 'a', edits: [] }], ['mcp__x__y', {}]] as const) {
       const verdict = await policy.beforeToolCall(call(name, args));

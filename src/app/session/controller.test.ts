@@ -201,7 +201,7 @@ describe('SessionController', () => {
     const { controller, streamFn } = session(['ok'], { settings: { approvalMode: 'read-only' } });
     controller.send('look');
     await controller.idle();
-    expect(streamFn.requests[0].tools.map((t) => t.name)).toEqual(['read', 'task']) // task offers explore only there;
+    expect(streamFn.requests[0].tools.map((t) => t.name)).toEqual(['read']);
   });
 
   it('leaves empty failed replies out of what the model sees', () => {
