@@ -18,7 +18,7 @@ import { mergeIntoWorkspace } from '../src/app/subagents/merge/merge-plan';
 import { generateBigRepo } from './lib/big-repo';
 import { createScriptedStreamFn, toolCall, type ScriptedTurn } from '../src/ai/providers/scripted';
 import { testModel } from '../src/ai/testing/test-model';
-import type { StreamRequest, ToolCall } from '../src/ai/types';
+import type { StreamRequest } from '../src/ai/types';
 import { estimateRequestTokens } from '../src/agent/compaction/estimate';
 import { SessionController } from '../src/app/session/controller.svelte';
 import { defaultSettings } from '../src/app/settings/settings';
@@ -104,7 +104,7 @@ const firstText = (request: StreamRequest) => {
   return first && typeof first.content === 'string' ? first.content : '';
 };
 const later = (turn: ScriptedTurn | string) => new Promise<ScriptedTurn | string>((resolve) => setTimeout(() => resolve(turn), PROVIDER_DELAY_MS));
-const taskCall = (i: number, files: string[]): ToolCall =>
+const taskCall = (i: number, files: string[]) =>
   toolCall('task', { description: `look ${i}`, prompt: `EXPLORE ${i}: ${files.join(' ')}`, agent: 'explore' }, `task_${i}`);
 
 /**
