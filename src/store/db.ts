@@ -99,6 +99,15 @@ export function isQuotaError(error: unknown): boolean {
   return name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED' || code === 22 || code === 1014;
 }
 
+/** Runs `work` against an idb-keyval `store`; a full disk is reported as StorageFullError naming `what`. */
+export async function writeStore(store: UseStore, what: string, work: (store: UseStore) => Promise<void>): Promise<void> {
+  try {
+    await work(store);
+  } catch (error) {
+    throw mapStorageError(error, what);
+  }
+}
+
 /** Quota errors become StorageFullError naming `what`; anything else passes through unchanged. */
 export function mapStorageError(error: unknown, what: string): unknown {
   if (error instanceof StorageFullError) return error;

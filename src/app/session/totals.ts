@@ -4,7 +4,17 @@ import { addUsage } from '../../ai/cost';
 import type { Message, TaskEntry, Usage } from '../../ai/types';
 
 /** One subagent task's share of the totals. */
-export type TaskCost = { toolCallId: string; description: string; cost: number; costUnknown: boolean; tokens: number };
+export type TaskCost = {
+  toolCallId: string;
+  description: string;
+  agent: string;
+  /** Tokens read (cache reads included) and written, as the top bar counts them. */
+  input: number;
+  output: number;
+  tokens: number;
+  cost: number;
+  costUnknown: boolean;
+};
 
 /** `costUnknown`: some reply came from a model whose price is unknown, so `cost` counts only the others. */
 export type SessionTotals = {
@@ -26,9 +36,12 @@ export function sessionTotals(messages: readonly Message[], summaries: Usage, ta
   const taskCosts = tasks.map((t) => ({
     toolCallId: t.toolCallId,
     description: t.description,
+    agent: t.agent,
+    input: t.usage.input + t.usage.cacheRead,
+    output: t.usage.output,
+    tokens: t.usage.input + t.usage.output + t.usage.cacheRead + t.usage.cacheWrite,
     cost: t.usage.cost.total,
     costUnknown: t.usage.cost.unknown === true,
-    tokens: t.usage.input + t.usage.output + t.usage.cacheRead + t.usage.cacheWrite,
   }));
   return { input, output, cacheRead, cacheWrite, cost: cost.total, costUnknown: cost.unknown === true, taskCosts };
 }

@@ -4,7 +4,8 @@
 import type { AssistantMessage, TaskEntry } from '../../ai/types';
 import type { ToolCardMap } from '../session/tool-cards/tool-card-map.svelte';
 
-export type TaskView = { entry: TaskEntry; streaming: AssistantMessage | null; cards: ToolCardMap };
+/** One task as its card shows it: the entry, the reply being streamed, and a card per tool call. */
+export type TaskView = { readonly entry: TaskEntry; readonly streaming: AssistantMessage | null; readonly cards: ToolCardMap };
 
 /** What the UI needs of the session's subagent tasks. */
 export interface SubagentTaskViews {
@@ -17,6 +18,3 @@ export interface SubagentTaskViews {
   /** Drops a conflicted worker's kept changes. */
   discard(toolCallId: string): Promise<void> | void;
 }
-
-/** A session without subagent tasks: every `task` call then shows as a plain tool card. */
-export const NO_SUBAGENT_TASKS: SubagentTaskViews = { entries: [], view: () => undefined, apply: () => undefined, discard: () => undefined };

@@ -6,13 +6,12 @@
 import type { AgentTool, AgentToolResult } from '../../agent/types';
 import { addUsage } from '../../ai/cost';
 import { errorText } from '../../ai/messages';
-import type { AssistantMessage, Message, Model, TaskEntry } from '../../ai/types';
+import type { Message, Model, TaskEntry } from '../../ai/types';
 import { emptyUsage } from '../../ai/types';
 import type { Workspace } from '../../runtime/workspace/workspace';
 import { WRITING_TASK_TRAITS, toolTraits, type ToolTraits } from '../../tools/catalog';
 import { AgentActivity } from '../session/agent-activity.svelte';
 import type { RunCall } from '../session/run-options';
-import type { ToolCardMap } from '../session/tool-cards/tool-card-map.svelte';
 import type { Settings } from '../settings/settings';
 import type { AgentDefinition } from './definitions/agent-definition';
 import type { SubagentKind } from './role-prompt';
@@ -21,9 +20,9 @@ import { TaskPool } from './pool';
 import type { TaskArguments } from './task-tool';
 import type { MergePlan, WorkerForks, WorkspaceFork } from './worker-fork';
 import { closeInterruptedTask } from '../../store/sessions/repair-transcript';
+import type { SubagentTaskViews, TaskView } from './card-view';
 
-/** One task as its card shows it: the entry, the reply being streamed, and a card per tool call. */
-export type TaskView = { readonly entry: TaskEntry; readonly streaming: AssistantMessage | null; readonly cards: ToolCardMap };
+export type { TaskView };
 
 export type SubagentTasksOptions = {
   workspace: Workspace;
@@ -48,7 +47,7 @@ const EXPLORE_TOOLS = ['read', 'grep', 'find', 'ls', 'todo'];
 type Plan = { kind: SubagentKind; tools: string[]; definition?: AgentDefinition; agent: string };
 type TaskEngine = typeof import('./task-engine');
 
-export class SubagentTasks {
+export class SubagentTasks implements SubagentTaskViews {
   /** Every task of the session, in call order. */
   entries = $state.raw<TaskEntry[]>([]);
   /** The `task` tool once `prepare` has loaded it (its settings choose whether it is active). */

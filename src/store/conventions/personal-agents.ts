@@ -2,7 +2,7 @@
 // Markdown file each, kept as its text under its file name. Its own small database, like the skills'; records are
 // checked as they are read back.
 import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
-import { mapStorageError } from '../db';
+import { writeStore } from '../db';
 
 /** One of the person's definition files: its file name (`reviewer.md`) and its Markdown. */
 export type PersonalAgentRecord = { fileName: string; text: string };
@@ -19,13 +19,7 @@ const key = (fileName: string) => `agent/${fileName}`;
 /** Opens (lazily) the database `<prefix>conch-agents`. */
 export function createPersonalAgentsStore(prefix = ''): PersonalAgentsStore {
   const store = createStore(`${prefix}conch-agents`, 'items');
-  const write = async (what: string, work: (store: UseStore) => Promise<void>) => {
-    try {
-      await work(store);
-    } catch (error) {
-      throw mapStorageError(error, what);
-    }
-  };
+  const write = (what: string, work: (store: UseStore) => Promise<void>) => writeStore(store, what, work);
   return {
     async load() {
       const records: PersonalAgentRecord[] = [];

@@ -2,7 +2,7 @@
 // and which skills they switched off. Its own database, like the npm cache: a library of files that belongs to no
 // session, and whose schema never has to move with the sessions'. Records are checked as they are read back.
 import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
-import { mapStorageError } from '../db';
+import { writeStore } from '../db';
 
 /** One of the person's skills: every file of its folder, paths relative to it (`SKILL.md`, `scripts/run.sh`). */
 export type PersonalSkillRecord = { name: string; files: { path: string; data: Uint8Array }[] };
@@ -31,13 +31,7 @@ const commandKey = (name: string) => `command/${name}`;
 /** Opens (lazily) the database `<prefix>conch-conventions`. */
 export function createPersonalConventionsStore(prefix = ''): PersonalConventionsStore {
   const store = createStore(`${prefix}conch-conventions`, 'items');
-  const write = async (what: string, work: (store: UseStore) => Promise<void>) => {
-    try {
-      await work(store);
-    } catch (error) {
-      throw mapStorageError(error, what);
-    }
-  };
+  const write = (what: string, work: (store: UseStore) => Promise<void>) => writeStore(store, what, work);
   return {
     async load() {
       const contents: PersonalConventionsContents = { skills: [], commands: [], off: [] };
