@@ -85,6 +85,14 @@ test('two explore tasks and two workers in one message: both workers merge, each
   await expect(card(page, 't-work-a')).toContainText('alpha.txt');
   await snapshot(page, 'subagents-01-four-done');
 
+  // The session's usage opens each task's share.
+  await page.getByTestId('session-usage').click();
+  await expect(page.getByTestId('task-costs')).toBeVisible();
+  await expect(page.getByTestId('task-cost')).toHaveCount(4);
+  await expect(page.getByTestId('task-cost').filter({ hasText: 'Change beta' })).toHaveAttribute('data-agent', 'worker');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('task-costs')).toBeHidden();
+
   // Both workers' changes are in the live workspace.
   expect(await fileText(page, 'alpha.txt')).toContain('ALPHA TWO');
   expect(await fileText(page, 'beta.txt')).toContain('BETA THREE');
