@@ -50,7 +50,7 @@ try { new Worker('./x.js') } catch (e) { console.log(e.code, e.message) }
   'lib/inner/caller.cjs': "const load = new Function('specifier', 'return import(specifier)');\nmodule.exports = () => load('../target.mjs');",
   'function-import.js': `
 require('./lib/inner/caller.cjs')().then((m) => console.log('imported from', m.where), (e) => console.log('failed', e.message));
-console.log(new Function('a', 'b', 'return a + b')(2, 3), (function () {}).constructor === Function, new Function() instanceof Function);
+console.log(new Function('a', 'b', 'return a + b')(2, 3), (function () {}).constructor === Function, new Function() instanceof Function, (() => 1).constructor.name, Function.length);
 `,
   'counted.mjs': 'globalThis.loads = (globalThis.loads ?? 0) + 1; export const n = globalThis.loads;',
   'query.mjs': `
@@ -112,7 +112,7 @@ describe('built-ins the checkers need', () => {
   });
 
   it("import() inside new Function resolves from the calling file, as Prettier's bin needs", async () => {
-    expect(await output('node function-import.js')).toBe('5 true true\nimported from lib\n');
+    expect(await output('node function-import.js')).toBe('5 true true Function 1\nimported from lib\n');
   });
 
   it("a file URL's query names another instance of the module (ESLint's ?mtime= on its config)", async () => {

@@ -20,6 +20,9 @@ export function installFunctionImport(): void {
     return host.compile(`(function anonymous(${params}\n) {\n${body}\n})`, caller);
   } as unknown as FunctionConstructor;
   Object.defineProperty(ImportingFunction, 'prototype', { value: NativeFunction.prototype });
+  // Libraries tell functions apart by their constructor's name ('Function', 'AsyncFunction', ...).
+  Object.defineProperty(ImportingFunction, 'name', { value: 'Function' });
+  Object.defineProperty(ImportingFunction, 'length', { value: 1 });
   Object.defineProperty(NativeFunction.prototype, 'constructor', { value: ImportingFunction, writable: true, configurable: true });
   (globalThis as unknown as { Function: FunctionConstructor }).Function = ImportingFunction;
 }
