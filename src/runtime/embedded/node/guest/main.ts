@@ -14,11 +14,14 @@ import { defineLazy, once } from './modules/lazy';
 import { CJS_WRAPPER_HEAD, ModuleSystem } from './modules/modules';
 import { nodeError } from './node-error';
 import { createOs } from './os';
+import { createV8 } from './builtins/v8';
 import { bufferModule, eventsModule, inspectModule, pathModule } from './modules/packages';
 import { createProcess, finishProcess, NODE_VERSION } from './process';
 import { createTestModule } from './test/test-runner';
 import { nextDelay, runDue, setTimerErrorHandler, timers } from './globals/timers';
 import { installWebGlobals } from './globals/web';
+import { installFunctionImport } from './globals/function-import';
+import { installStackTraceApi } from './globals/stack-trace';
 
 const global = globalThis as unknown as Record<string, unknown>;
 
@@ -28,16 +31,6 @@ const global = globalThis as unknown as Record<string, unknown>;
 eventsModule();
 pathModule();
 inspectModule();
-
-/** Error.captureStackTrace, which Node libraries call (QuickJS has no V8 stack API). */
-function installErrorApi(): void {
-  const ErrorApi = Error as unknown as Record<string, unknown>;
-  ErrorApi.captureStackTrace = (target: { stack?: string }) => {
-    const frames = (new Error().stack ?? '').split('\n').slice(1).join('\n');
-    Object.defineProperty(target, 'stack', { value: frames, writable: true, configurable: true });
-  };
-  ErrorApi.stackTraceLimit = 10;
-}
 
 function start(job: EngineJob): void {
   let cwd = job.cwd;
@@ -90,14 +83,16 @@ function start(job: EngineJob): void {
       isBuiltin: (name: string) => builtins.has(name),
       Module: { _cache: modules.cache },
     }),
+    v8: () => createV8(() => host.memoryUsage(), job.memoryLimitBytes),
   });
   modules = new ModuleSystem(builtins, resolverFs, () => cwd);
   hooks.resolveModule = (base, request) => modules.resolveModule(base, request);
   hooks.loadModule = (name) => modules.loadModule(name);
   (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('conch.resolve')] = (base: string, request: string) => modules.resolveModule(base, request);
 
-  installErrorApi();
+  installStackTraceApi();
   installWebGlobals(global);
+  installFunctionImport();
   Object.assign(global, {
     global: globalThis,
     process,

@@ -6,6 +6,10 @@ import { assertModule, bufferModule, inspectModule, eventsModule, legacyUrlModul
 import { timers } from '../globals/timers';
 import { URL, URLSearchParams } from '../globals/url';
 import { format, inspect } from '../inspect';
+import { createPerfHooks } from '../builtins/perf-hooks';
+import { createReadline } from '../builtins/readline';
+import { createTty } from '../builtins/tty';
+import { createWorkerThreads } from '../builtins/worker-threads';
 
 /** Modules Node has that the embedded runtime does not. */
 const UNAVAILABLE = new Set([
@@ -22,17 +26,11 @@ const UNAVAILABLE = new Set([
   'inspector',
   'inspector/promises',
   'net',
-  'perf_hooks',
-  'readline',
-  'readline/promises',
   'repl',
   'tls',
   'trace_events',
-  'tty',
-  'v8',
   'vm',
   'wasi',
-  'worker_threads',
   'zlib',
   'async_hooks',
 ]);
@@ -51,6 +49,7 @@ export type ProcessBoundModules = {
   test: () => unknown;
   console: () => unknown;
   module: () => unknown;
+  v8: () => unknown;
 };
 
 export class Builtins {
@@ -127,10 +126,13 @@ export class Builtins {
       os: bound.os,
       path,
       'path/posix': path,
+      perf_hooks: () => createPerfHooks(globalThis.performance),
       process: bound.process,
       punycode: () => {
         throw unavailable('punycode');
       },
+      readline: createReadline,
+      'readline/promises': () => (this.load('readline') as { promises: unknown }).promises,
       querystring: () => ({
         parse: (text: string) => Object.fromEntries(new URLSearchParams(text)),
         stringify: (object: Record<string, string>) => new URLSearchParams(object).toString(),
@@ -149,9 +151,12 @@ export class Builtins {
       test: bound.test,
       timers: () => ({ ...timers, promises: timersPromises() }),
       'timers/promises': timersPromises,
+      tty: createTty,
       url,
       util,
       'util/types': () => util().types,
+      v8: bound.v8,
+      worker_threads: createWorkerThreads,
     };
   }
 

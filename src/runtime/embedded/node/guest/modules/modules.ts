@@ -147,9 +147,12 @@ export class ModuleSystem {
   resolveModule(base: string, request: string): string {
     if (this.builtins.has(request)) return `node:${request.replace(/^node:/, '')}`;
     if (this.inlineModules.has(request)) return request;
-    const referrer = base.startsWith('file://') ? decodeURIComponent(base.slice(7)) : base.startsWith('/') ? base : `${this.cwd()}/[eval]`;
+    const referrer = base.startsWith('file://') ? fileOf(base) : base.startsWith('/') ? base : `${this.cwd()}/[eval]`;
     const fromDir = dirname(referrer);
-    return `file://${this.resolveOrThrow(request, fromDir, 'import', base.startsWith('/') || base.startsWith('file://') ? base : referrer)}`;
+    // A query or fragment (ESLint's `?mtime=` on its config) names another instance of the same file, as in Node.
+    const suffix = /^(file:|\.{0,2}\/)/.test(request) ? (/[?#].*$/.exec(request)?.[0] ?? '') : '';
+    const path = request.slice(0, request.length - suffix.length);
+    return `file://${this.resolveOrThrow(path, fromDir, 'import', base.startsWith('/') || base.startsWith('file://') ? base : referrer)}${suffix}`;
   }
 
   /** The ES module source for a name resolveModule returned. */
@@ -160,7 +163,7 @@ export class ModuleSystem {
     }
     const inline = this.inlineModules.get(name);
     if (inline !== undefined) return withImportMeta(name, inline);
-    const filename = decodeURIComponent(name.slice('file://'.length));
+    const filename = fileOf(name);
     const format = this.resolver.formatOf(filename);
     if (format === 'json') return `export default ${JSON.stringify(parseJson(this.fs.readText(filename), filename))};`;
     if (format === 'commonjs') {
@@ -185,9 +188,14 @@ export class ModuleSystem {
 
 /** The module source with import.meta's Node fields set, on its first line so every other line keeps its number. */
 function withImportMeta(name: string, source: string): string {
-  const filename = name.startsWith('file://') ? decodeURIComponent(name.slice(7)) : name;
+  const filename = name.startsWith('file://') ? fileOf(name) : name;
   const meta = `import.meta.url = ${JSON.stringify(name)}; import.meta.filename = ${JSON.stringify(filename)}; import.meta.dirname = ${JSON.stringify(dirname(filename))}; import.meta.resolve = (s) => globalThis[Symbol.for('conch.resolve')](${JSON.stringify(name)}, s);`;
   return `${meta}${source}`;
+}
+
+/** The path a file: module name stands for, without its query or fragment. */
+function fileOf(name: string): string {
+  return decodeURIComponent(name.slice('file://'.length).replace(/[?#].*$/, ''));
 }
 
 function parseJson(text: string, filename: string): unknown {

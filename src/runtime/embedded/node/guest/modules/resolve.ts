@@ -19,8 +19,9 @@ const CONDITIONS: Record<ResolveMode, Set<string>> = {
   import: new Set(['import', 'node', 'default']),
 };
 const REQUIRE_EXTENSIONS = ['.js', '.json', '.node', '.ts', '.cjs', '.cts', '.mjs', '.mts'];
-/** A line starting with an import or export statement (not `import(`, a dynamic import, which CommonJS has too). */
-const ESM_SYNTAX = /^\s*(import\s*[\w{*'"]|export\s+(default|const|let|var|function|class|async|\{|\*))/m;
+/** A line starting with an import or export statement (not `import(`, a dynamic import, which CommonJS has too, nor a
+ * name that starts with import, such as an `importName:` key). */
+const ESM_SYNTAX = /^\s*(import(\s+[\w{*'"]|\s*[{*'"])|export\s+(default|const|let|var|function|class|async|\{|\*))/m;
 const TS_FOR_JS: Record<string, string> = { '.js': '.ts', '.mjs': '.mts', '.cjs': '.cts' };
 
 /** A resolution failure, with Node's code (MODULE_NOT_FOUND, ERR_MODULE_NOT_FOUND, ERR_PACKAGE_PATH_NOT_EXPORTED, ...). */
