@@ -21,7 +21,7 @@ CommonJS and ES modules, fs over the workspace, and Node's core modules for scri
 It runs no servers and no native modules (use the WebContainer runtime for those); npm installs packages.
 `;
 
-type Context = Pick<ResolvedCommandContext, 'fs' | 'cwd' | 'env' | 'stdin' | 'signal'> & { exportedEnv?: Record<string, string> };
+type Context = Pick<ResolvedCommandContext, 'fs' | 'cwd' | 'env' | 'stdin' | 'signal' | 'exec'> & { exportedEnv?: Record<string, string> };
 
 /** The `node` command and the engine workers behind it. */
 export class NodeRunner {
@@ -54,7 +54,7 @@ export class NodeRunner {
       case 'file':
       case 'eval':
       case 'stdin':
-        return toExecResult(await this.pool.run(this.job(invocation, ctx), ctx.fs, ctx.signal));
+        return toExecResult(await this.pool.run(this.job(invocation, ctx), ctx.fs, ctx.signal, ctx.exec));
       default: {
         const unknown: never = invocation;
         throw new Error(`Unknown invocation ${JSON.stringify(unknown)}`);
@@ -109,6 +109,7 @@ export class NodeRunner {
         },
         ctx.fs,
         ctx.signal,
+        ctx.exec,
       );
       out.push(result.stdout);
       if (result.stderr) out.push(result.stderr.replace(/\n$/, '').split('\n').map((line) => `# ${line}\n`).join(''));

@@ -6,6 +6,7 @@
 import type { IFileSystem } from 'just-bash';
 import {
   CONTROL_BYTES,
+  CONTROL_EVENTS,
   CONTROL_STOP,
   CONTROL_WAKE,
   REPLY_HEADER_BYTES,
@@ -21,6 +22,8 @@ import {
   type TestCounts,
 } from './protocol';
 import { answerFsRequest, type FsAnswer } from './fs-service';
+import { ChildProcesses, type ShellExec } from '../subprocess/child-processes';
+import { CHILD_OP_PREFIX } from '../subprocess/messages';
 import { maxStackBytes, startEngineWorker, type EngineWorkerPort } from './worker-start';
 import { loadEngineAssets } from './assets';
 
@@ -35,6 +38,8 @@ export type RunResult = {
 
 /** How long a stopped program may take to unwind before its worker is terminated. */
 const STOP_GRACE_MS = 100;
+/** Engine workers alive at once (a process and its children each hold one); past it a run fails with a message. */
+const MAX_WORKERS = 16;
 /** A worker whose WebAssembly memory grew past this is replaced after its run, returning the memory. */
 const RECYCLE_HEAP_BYTES = 64 * 1024 * 1024;
 
@@ -46,11 +51,14 @@ export class EnginePool {
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
 
-  /** Runs `job` on a warm worker against `fs`; `signal` stops it. */
-  async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal): Promise<RunResult> {
+  /** Runs `job` on a warm worker against `fs`; `signal` stops it; `exec` runs its child processes in the shell. */
+  async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, exec?: ShellExec): Promise<RunResult> {
+    if (this.live.size >= MAX_WORKERS && !this.idle) {
+      return { stdout: '', stderr: `node: more than ${MAX_WORKERS} node processes are running at once (each child process that runs node is one); end some first.\n`, exitCode: 1, stopped: false };
+    }
     const worker = await this.take();
     try {
-      return await worker.run(job, fs, signal);
+      return await worker.run(job, fs, { signal, exec, warm: () => this.warm() });
     } finally {
       if (worker.reusable() && !this.disposed && !this.idle) this.idle = Promise.resolve(worker);
       else this.retire(worker);
@@ -100,6 +108,8 @@ export class EnginePool {
 type ActiveRun = {
   id: number;
   fs: IFileSystem;
+  /** The program's child processes, once it starts one. */
+  children: () => ChildProcesses;
   reply: SharedArrayBuffer;
   control: Int32Array;
   stdout: string[];
@@ -110,6 +120,9 @@ type ActiveRun = {
   queue: Promise<void>;
   finish(result: { exitCode: number; tests?: TestCounts } | { crashed: string }): void;
 };
+
+/** What a run may use around its file system: its stop signal, and the shell for its child processes. */
+type RunServices = { signal?: AbortSignal; exec?: ShellExec; warm(): void };
 
 /** One engine worker: initialised with the engine assets, running one job at a time. */
 class EngineWorker {
@@ -152,10 +165,16 @@ class EngineWorker {
     this.port.terminate();
   }
 
-  run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal): Promise<RunResult> {
+  run(job: EngineJob, fs: IFileSystem, { signal, exec, warm }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
     const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_INITIAL_BYTES);
     const control = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
+    let children: ChildProcesses | undefined;
+    const wake = (): void => {
+      Atomics.add(control, CONTROL_EVENTS, 1);
+      Atomics.store(control, CONTROL_WAKE, 1);
+      Atomics.notify(control, CONTROL_WAKE);
+    };
     return new Promise<RunResult>((resolve) => {
       let stopped = false;
       let grace: ReturnType<typeof setTimeout> | undefined;
@@ -173,6 +192,7 @@ class EngineWorker {
       const run: ActiveRun = {
         id,
         fs,
+        children: () => (children ??= new ChildProcesses({ exec, signal, wake, warm })),
         reply,
         control,
         stdout: [],
@@ -182,6 +202,7 @@ class EngineWorker {
           if (this.active !== run) return;
           this.active = undefined;
           clearTimeout(grace);
+          children?.dispose();
           signal?.removeEventListener('abort', stop);
           const crashed = 'crashed' in result;
           if (crashed && !stopped) run.stderr.push(`node: the JavaScript engine stopped unexpectedly: ${result.crashed}\n`);
@@ -249,7 +270,7 @@ class EngineWorker {
   }
 
   private async answer(run: ActiveRun, request: FsRequest): Promise<void> {
-    const answer = await answerFsRequest(run.fs, request);
+    const answer = request.op.startsWith(CHILD_OP_PREFIX) ? await run.children().answer(request) : await answerFsRequest(run.fs, request);
     if (!writeReply(run.reply, answer)) run.pending = answer;
   }
 }

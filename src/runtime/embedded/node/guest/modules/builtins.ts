@@ -9,7 +9,6 @@ import { format, inspect } from '../inspect';
 
 /** Modules Node has that the embedded runtime does not. */
 const UNAVAILABLE = new Set([
-  'child_process',
   'cluster',
   'dgram',
   'diagnostics_channel',
@@ -42,7 +41,7 @@ const PREFIX_ONLY = new Set(['test', 'test/reporters', 'sea', 'sqlite']);
 
 export type BuiltinFactories = Record<string, () => unknown>;
 
-/** The core modules that need the process (fs, process, os, module, test, console): given by main.ts. */
+/** The core modules that need the process (fs, process, os, module, test, console, child_process): given by main.ts. */
 export type ProcessBoundModules = {
   fs: () => Record<string, unknown>;
   process: () => unknown;
@@ -51,6 +50,7 @@ export type ProcessBoundModules = {
   test: () => unknown;
   console: () => unknown;
   module: () => unknown;
+  childProcess: () => unknown;
 };
 
 export class Builtins {
@@ -114,6 +114,7 @@ export class Builtins {
       assert,
       'assert/strict': strictAssert,
       buffer: () => bufferModule(),
+      child_process: bound.childProcess,
       console: bound.console,
       constants: () => ({ ...(bound.fs().constants as object) }),
       crypto: bound.crypto,

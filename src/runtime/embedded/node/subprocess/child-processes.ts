@@ -1,0 +1,161 @@
+// The host's side of one `node` process's children: each child is a command line run in the same shell (just-bash's
+// ctx.exec), so it sees the same file system and commands, `node` and `git` included. A synchronous child
+// (`proc.run`) is answered when it ends, while the guest blocks; an asynchronous one (`proc.spawn`) is answered at
+// once and its end is queued for `proc.poll`, the guest being woken through `wake`. Children end with their parent:
+// the parent's abort, stop or exit aborts every child still running.
+
+import type { ResolvedCommandContext } from 'just-bash';
+import type { FsAnswer } from '../engine/fs-service';
+import type { FsRequest } from '../engine/protocol';
+import type { ChildEvent, ChildOutcome, ChildSpec } from './messages';
+import { checkSpec, signalName } from './spec-check';
+import { shellQuote } from './shell-line';
+
+/** just-bash's way to run a command line in the calling command's shell. */
+export type ShellExec = NonNullable<ResolvedCommandContext['exec']>;
+
+/** What a run's children need from the host around them. */
+export type ChildHost = {
+  exec: ShellExec | undefined;
+  /** The parent's own stop (its caller's abort or timeout). */
+  signal: AbortSignal | undefined;
+  /** Wakes the guest's event loop: a child's end is queued for `proc.poll`. */
+  wake(): void;
+  /** A child is starting: have an engine worker ready for it if it is `node`. */
+  warm(): void;
+};
+
+/** Children alive at once per process; past it spawn fails (a fork bomb should stop, not take the tab down). */
+const MAX_LIVE_CHILDREN = 32;
+let nextPid = 1000;
+
+type Live = { controller: AbortController; killedWith?: string };
+
+/** The children of one running `node` process. */
+export class ChildProcesses {
+  private readonly live = new Map<number, Live>();
+  private readonly ended: ChildEvent[] = [];
+  private disposed = false;
+
+  constructor(private readonly host: ChildHost) {}
+
+  /** Answers one `proc.*` request; never throws. */
+  async answer(request: FsRequest): Promise<FsAnswer> {
+    switch (request.op) {
+      case 'proc.spawn': {
+        const spec = this.accept(request.args[0]);
+        if (typeof spec === 'string') return invalid(spec);
+        const pid = nextPid++;
+        const child = this.start(pid, spec);
+        void child.then((outcome) => {
+          this.ended.push({ ...outcome, id: pid });
+          this.host.wake();
+        });
+        return { kind: 'json', value: { id: pid, pid } };
+      }
+      case 'proc.run': {
+        const spec = this.accept(request.args[0]);
+        if (typeof spec === 'string') return invalid(spec);
+        return { kind: 'json', value: await this.start(nextPid++, spec) };
+      }
+      case 'proc.poll':
+        return { kind: 'json', value: this.ended.splice(0) };
+      case 'proc.kill': {
+        const child = this.live.get(Number(request.args[0]));
+        const signal = signalName(request.args[1]);
+        if (!child || !signal) return { kind: 'json', value: false };
+        child.killedWith ??= signal;
+        child.controller.abort();
+        return { kind: 'json', value: true };
+      }
+      default:
+        return { kind: 'error', code: 'ENOSYS', message: `ENOSYS: function not implemented, ${request.op}` };
+    }
+  }
+
+  /** Ends every child still running (the parent has ended). */
+  dispose(): void {
+    this.disposed = true;
+    for (const child of this.live.values()) {
+      child.killedWith ??= 'SIGTERM';
+      child.controller.abort();
+    }
+  }
+
+  private accept(value: unknown): ChildSpec | string {
+    if (!this.host.exec) return 'this shell cannot run child processes';
+    if (this.disposed) return 'the parent process has ended';
+    if (this.live.size >= MAX_LIVE_CHILDREN) return `more than ${MAX_LIVE_CHILDREN} child processes at once`;
+    return checkSpec(value);
+  }
+
+  /** Runs the child to its end: its output, exit code or signal. */
+  private async start(pid: number, spec: ChildSpec): Promise<ChildOutcome> {
+    const exec = this.host.exec!;
+    const controller = new AbortController();
+    const child: Live = { controller };
+    this.live.set(pid, child);
+    const parent = this.host.signal;
+    const stopWithParent = () => {
+      child.killedWith ??= 'SIGTERM';
+      controller.abort();
+    };
+    if (parent?.aborted) stopWithParent();
+    else parent?.addEventListener('abort', stopWithParent, { once: true });
+    const timer = spec.timeoutMs > 0 ? setTimeout(() => {
+      child.killedWith ??= spec.killSignal;
+      controller.abort();
+    }, spec.timeoutMs) : undefined;
+    if (spec.args !== null && spec.command === 'node') this.host.warm();
+    try {
+      const line = spec.args === null ? spec.command : shellQuote(spec.command);
+      const result = await exec(line, {
+        cwd: spec.cwd,
+        env: spec.env,
+        replaceEnv: true,
+        stdin: spec.stdin,
+        signal: controller.signal,
+        ...(spec.args === null ? {} : { args: spec.args }),
+      });
+      return outcomeOf(spec, result, child.killedWith);
+    } catch (error) {
+      return { stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n`, exitCode: child.killedWith ? null : 1, signal: child.killedWith ?? null };
+    } finally {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', stopWithParent);
+      this.live.delete(pid);
+    }
+  }
+}
+
+function outcomeOf(spec: ChildSpec, result: { stdout: string; stderr: string; exitCode: number }, killedWith: string | undefined): ChildOutcome {
+  if (killedWith) {
+    // The shell's own note about the abort is not the child's output.
+    return { stdout: result.stdout, stderr: result.stderr.replace(/bash: execution aborted\n?$/, ''), exitCode: null, signal: killedWith };
+  }
+  if (spec.args !== null && result.exitCode === 127 && notFound(spec.command, result.stderr)) {
+    return { stdout: '', stderr: '', exitCode: -2, signal: null, error: { code: 'ENOENT', message: `spawn ${spec.command} ENOENT` } };
+  }
+  const tooLong = result.stdout.length > spec.maxBuffer ? 'stdout' : result.stderr.length > spec.maxBuffer ? 'stderr' : undefined;
+  if (tooLong) {
+    return {
+      stdout: result.stdout.slice(0, spec.maxBuffer),
+      stderr: result.stderr.slice(0, spec.maxBuffer),
+      exitCode: null,
+      signal: spec.killSignal,
+      error: { code: 'ENOBUFS', message: `${tooLong} maxBuffer length exceeded` },
+    };
+  }
+  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, signal: null };
+}
+
+/** The shell's answer when the file named is no command it knows. */
+function notFound(command: string, stderr: string): boolean {
+  const prefix = `bash: ${shellQuote(command)}: `;
+  const alsoPrefix = `bash: ${command}: `;
+  return [prefix, alsoPrefix].some((p) => stderr === `${p}command not found\n` || stderr === `${p}No such file or directory\n`);
+}
+
+function invalid(reason: string): FsAnswer {
+  return { kind: 'error', code: 'EINVAL', message: `EINVAL: the child process was refused: ${reason}` };
+}
