@@ -56,14 +56,26 @@ export class EnginePool {
     if (this.live.size >= MAX_WORKERS && !this.idle) {
       return { stdout: '', stderr: `node: more than ${MAX_WORKERS} node processes are running at once (each child process that runs node is one); end some first.\n`, exitCode: 1, stopped: false };
     }
-    const worker = await this.take();
+    // just-bash gives an aborted command 100 ms to return before it fails the whole script: a run stopped while
+    // its worker is still starting returns now, and the worker goes back to the pool when it is ready.
+    const taking = this.take();
+    const worker = await untilAborted(taking, signal);
+    if (!worker) {
+      taking.then((late) => this.release(late), () => {});
+      return { stdout: '', stderr: '', exitCode: 130, stopped: true };
+    }
     try {
       return await worker.run(job, fs, { signal, exec, warm: () => this.warm() });
     } finally {
-      if (worker.reusable() && !this.disposed && !this.idle) this.idle = Promise.resolve(worker);
-      else this.retire(worker);
-      this.warm();
+      this.release(worker);
     }
+  }
+
+  /** A worker back from a run: kept as the idle one if it can run again and none is idle, else ended. */
+  private release(worker: EngineWorker): void {
+    if (worker.reusable() && !this.disposed && !this.idle) this.idle = Promise.resolve(worker);
+    else this.retire(worker);
+    this.warm();
   }
 
   /** Starts a worker ahead of the first run. */
@@ -273,6 +285,26 @@ class EngineWorker {
     const answer = request.op.startsWith(CHILD_OP_PREFIX) ? await run.children().answer(request) : await answerFsRequest(run.fs, request);
     if (!writeReply(run.reply, answer)) run.pending = answer;
   }
+}
+
+/** `promise`'s value, or undefined as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const abort = () => resolve(undefined);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Writes `answer` into the reply buffer and wakes the engine; false (and a TooBig reply) when it does not fit. */

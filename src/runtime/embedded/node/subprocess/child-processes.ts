@@ -108,14 +108,13 @@ export class ChildProcesses {
     }, spec.timeoutMs) : undefined;
     if (spec.args !== null && spec.command === 'node') this.host.warm();
     try {
-      const line = spec.args === null ? spec.command : shellQuote(spec.command);
-      const result = await exec(line, {
+      const result = await exec(commandLine(spec), {
         cwd: spec.cwd,
         env: spec.env,
         replaceEnv: true,
         stdin: spec.stdin,
         signal: controller.signal,
-        ...(spec.args === null ? {} : { args: spec.args }),
+        args: spec.args ?? [spec.command],
       });
       return outcomeOf(spec, result, child.killedWith);
     } catch (error) {
@@ -126,6 +125,21 @@ export class ChildProcesses {
       this.live.delete(pid);
     }
   }
+}
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The line for ctx.exec, whose `args` then go unparsed to its first command: the file itself, or `eval` for a shell
+ * line. The environment is also given as assignments in front, because just-bash exports to a command (`node`
+ * included) only the variables its own shell exports, not those of ctx.exec's env.
+ */
+function commandLine(spec: ChildSpec): string {
+  const assignments = Object.entries(spec.env)
+    .filter(([name]) => SHELL_NAME.test(name))
+    .map(([name, value]) => `${name}=${shellQuote(value)} `)
+    .join('');
+  return `${assignments}${spec.args === null ? 'eval' : shellQuote(spec.command)}`;
 }
 
 function outcomeOf(spec: ChildSpec, result: { stdout: string; stderr: string; exitCode: number }, killedWith: string | undefined): ChildOutcome {
