@@ -3,6 +3,7 @@
 // fork runs `node MODULE` with inherited stdio and no IPC channel (send() says so).
 
 import { bufferModule, utilModule } from '../modules/packages';
+import { once } from '../modules/lazy';
 import { nodeError } from '../node-error';
 import { childProcessClass, type ChildProcess } from './child';
 import { commandFailed } from './child-errors';
@@ -16,11 +17,12 @@ const INHERITED: Stdio = ['inherit', 'inherit', 'inherit'];
 
 /** The module for one process. */
 export function createChildProcess(context: ChildContext): Record<string, unknown> {
-  const ChildProcessClass = childProcessClass();
-  const Buffer = bufferModule().Buffer;
+  // Built on the first spawn: streams take longer to load than a sync child takes to run.
+  const ChildProcessClass = once(childProcessClass);
+  const Buffer = () => bufferModule().Buffer;
 
   const start = (file: unknown, args: string[], options: SpawnOptions, defaults: { stdio: Stdio; maxBuffer: number }): ChildProcess => {
-    const child = new ChildProcessClass(prepare(context, file, args, options, defaults));
+    const child = new (ChildProcessClass())(prepare(context, file, args, options, defaults));
     const signal = options.signal;
     if (signal) {
       const abort = () => {
@@ -43,7 +45,7 @@ export function createChildProcess(context: ChildContext): Record<string, unknow
     child.stdout?.on('data', (chunk: Uint8Array) => chunks.stdout.push(chunk));
     child.stderr?.on('data', (chunk: Uint8Array) => chunks.stderr.push(chunk));
     const text = (parts: Uint8Array[]) => {
-      const bytes = Buffer.concat(parts);
+      const bytes = Buffer().concat(parts);
       return typeof encoding === 'string' && encoding !== 'buffer' ? bytes.toString(encoding as BufferEncoding) : bytes;
     };
     let reported = false;
@@ -109,5 +111,6 @@ export function createChildProcess(context: ChildContext): Record<string, unknow
     Object.defineProperty(fn, Symbol.for('nodejs.util.promisify.custom'), { value: promise });
   }
 
-  return { spawn, exec, execFile, fork, ...createSyncForms(context), ChildProcess: ChildProcessClass };
+  const module = { spawn, exec, execFile, fork, ...createSyncForms(context) };
+  return Object.defineProperty(module, 'ChildProcess', { enumerable: true, get: ChildProcessClass });
 }
