@@ -44,6 +44,14 @@ describe('child_process', () => {
     expect(spawned.output).toBe(`arg${ws.runtime.workdir}/sub\nclosed 0\n`);
   });
 
+  it("streams a node child's output while it runs: the parent reads each line before the child ends", async () => {
+    const child = "let n = 0; const t = setInterval(() => { console.log('tick ' + ++n); if (n === 3) clearInterval(t); }, 30);";
+    const parent = `const c = require('child_process').spawn('node', ['-e', "${child}"]); let ended = false; c.stdout.setEncoding('utf8'); c.stdout.on('data', (d) => console.log('got', JSON.stringify(d), ended ? 'after exit' : 'while running')); c.on('exit', () => { ended = true; }); c.on('close', (code) => console.log('close', code));`;
+    await ws.write({ 'stream.js': parent });
+    const result = await ws.run('node stream.js');
+    expect(result).toEqual({ output: 'got "tick 1\\n" while running\ngot "tick 2\\n" while running\ngot "tick 3\\n" while running\nclose 0\n', exitCode: 0 });
+  });
+
   it("sends an inherited child's output to the parent's stdout and stderr in order, and its exit code back", async () => {
     const script = "const cp = require('child_process'); console.log('before'); const r = cp.spawnSync('sh', ['-c', 'echo child out; echo child err >&2; exit 5'], { stdio: 'inherit' }); console.log('after', r.status, r.stdout);";
     // (The shell keeps a node process's stdout and stderr apart, so they are checked apart.)

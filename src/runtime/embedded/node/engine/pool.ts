@@ -22,7 +22,7 @@ import {
   type TestCounts,
 } from './protocol';
 import { answerFsRequest, type FsAnswer } from './fs-service';
-import { ChildProcesses, type ShellExec } from '../subprocess/child-processes';
+import { ChildProcesses, type NodeLauncher, type ShellExec } from '../subprocess/child-processes';
 import { CHILD_OP_PREFIX } from '../subprocess/messages';
 import { maxStackBytes, startEngineWorker, type EngineWorkerPort } from './worker-start';
 import { loadEngineAssets } from './assets';
@@ -45,14 +45,17 @@ const RECYCLE_HEAP_BYTES = 64 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 
+/** What a run may use besides its file system: the shell and `node` for its children, and a listener for its output. */
+export type RunAround = { exec?: ShellExec; runNode?: NodeLauncher; onOutput?: (fd: 1 | 2, text: string) => void };
+
 /** Engine workers for one embedded runtime. */
 export class EnginePool {
   private idle: Promise<EngineWorker> | undefined;
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
 
-  /** Runs `job` on a warm worker against `fs`; `signal` stops it; `exec` runs its child processes in the shell. */
-  async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, exec?: ShellExec): Promise<RunResult> {
+  /** Runs `job` on a warm worker against `fs`; `signal` stops it; `around` runs its children and hears its output. */
+  async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, around: RunAround = {}): Promise<RunResult> {
     if (this.live.size >= MAX_WORKERS && !this.idle) {
       return { stdout: '', stderr: `node: more than ${MAX_WORKERS} node processes are running at once (each child process that runs node is one); end some first.\n`, exitCode: 1, stopped: false };
     }
@@ -65,7 +68,7 @@ export class EnginePool {
       return { stdout: '', stderr: '', exitCode: 130, stopped: true };
     }
     try {
-      return await worker.run(job, fs, { signal, exec, warm: () => this.warm() });
+      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm() });
     } finally {
       this.release(worker);
     }
@@ -126,6 +129,8 @@ type ActiveRun = {
   control: Int32Array;
   stdout: string[];
   stderr: string[];
+  /** Hears the output as it arrives (a streamed child process). */
+  onOutput?: (fd: 1 | 2, text: string) => void;
   /** A reply too large for the buffer, kept until the engine sends a larger one. */
   pending?: FsAnswer;
   /** File-system requests are answered one after another, as the engine blocks on each. */
@@ -134,7 +139,7 @@ type ActiveRun = {
 };
 
 /** What a run may use around its file system: its stop signal, and the shell for its child processes. */
-type RunServices = { signal?: AbortSignal; exec?: ShellExec; warm(): void };
+type RunServices = RunAround & { signal?: AbortSignal; warm(): void };
 
 /** One engine worker: initialised with the engine assets, running one job at a time. */
 class EngineWorker {
@@ -177,7 +182,7 @@ class EngineWorker {
     this.port.terminate();
   }
 
-  run(job: EngineJob, fs: IFileSystem, { signal, exec, warm }: RunServices): Promise<RunResult> {
+  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
     const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_INITIAL_BYTES);
     const control = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
@@ -204,11 +209,12 @@ class EngineWorker {
       const run: ActiveRun = {
         id,
         fs,
-        children: () => (children ??= new ChildProcesses({ exec, signal, wake, warm })),
+        children: () => (children ??= new ChildProcesses({ exec, runNode, signal, wake, warm })),
         reply,
         control,
         stdout: [],
         stderr: [],
+        onOutput,
         queue: Promise.resolve(),
         finish: (result) => {
           if (this.active !== run) return;
@@ -245,7 +251,10 @@ class EngineWorker {
         return;
       case 'output': {
         const run = this.current(message.id);
-        for (const [fd, text] of message.chunks) (fd === 2 ? run?.stderr : run?.stdout)?.push(text);
+        for (const [fd, text] of message.chunks) {
+          (fd === 2 ? run?.stderr : run?.stdout)?.push(text);
+          run?.onOutput?.(fd === 2 ? 2 : 1, text);
+        }
         return;
       }
       case 'fs': {

@@ -1,7 +1,8 @@
 // The host's side of one `node` process's children: each child is a command line run in the same shell (just-bash's
 // ctx.exec), so it sees the same file system and commands, `node` and `git` included. A synchronous child
 // (`proc.run`) is answered when it ends, while the guest blocks; an asynchronous one (`proc.spawn`) is answered at
-// once and its end is queued for `proc.poll`, the guest being woken through `wake`. Children end with their parent:
+// once and its end is queued for `proc.poll`, the guest being woken through `wake`; an asynchronous `node` child runs
+// directly on the `node` runner instead (same fs, env, cwd), so that its output is queued as it prints. Children end with their parent:
 // the parent's abort, stop or exit aborts every child still running.
 
 import type { ResolvedCommandContext } from 'just-bash';
@@ -14,9 +15,18 @@ import { shellQuote } from './shell-line';
 /** just-bash's way to run a command line in the calling command's shell. */
 export type ShellExec = NonNullable<ResolvedCommandContext['exec']>;
 
+/** Runs `node ARGS` directly (not through the shell), handing over its output as it prints. */
+export type NodeLauncher = (
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; stdin: string; signal: AbortSignal },
+  onOutput: (fd: 1 | 2, text: string) => void,
+) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
+
 /** What a run's children need from the host around them. */
 export type ChildHost = {
   exec: ShellExec | undefined;
+  /** For an asynchronous `node` child, whose output is then streamed; without it every child goes through `exec`. */
+  runNode: NodeLauncher | undefined;
   /** The parent's own stop (its caller's abort or timeout). */
   signal: AbortSignal | undefined;
   /** Wakes the guest's event loop: a child's end is queued for `proc.poll`. */
@@ -34,7 +44,7 @@ type Live = { controller: AbortController; killedWith?: string };
 /** The children of one running `node` process. */
 export class ChildProcesses {
   private readonly live = new Map<number, Live>();
-  private readonly ended: ChildEvent[] = [];
+  private readonly events: ChildEvent[] = [];
   private disposed = false;
 
   constructor(private readonly host: ChildHost) {}
@@ -46,11 +56,9 @@ export class ChildProcesses {
         const spec = this.accept(request.args[0]);
         if (typeof spec === 'string') return invalid(spec);
         const pid = nextPid++;
-        const child = this.start(pid, spec);
-        void child.then((outcome) => {
-          this.ended.push({ ...outcome, id: pid });
-          this.host.wake();
-        });
+        const stream = spec.args !== null && spec.command === 'node' && this.host.runNode !== undefined;
+        const child = this.start(pid, spec, stream ? (fd, text) => this.queue({ id: pid, kind: 'output', fd, text }) : undefined);
+        void child.then((outcome) => this.queue({ ...outcome, id: pid, kind: 'end' }));
         return { kind: 'json', value: { id: pid, pid } };
       }
       case 'proc.run': {
@@ -59,7 +67,7 @@ export class ChildProcesses {
         return { kind: 'json', value: await this.start(nextPid++, spec) };
       }
       case 'proc.poll':
-        return { kind: 'json', value: this.ended.splice(0) };
+        return { kind: 'json', value: this.events.splice(0) };
       case 'proc.kill': {
         const child = this.live.get(Number(request.args[0]));
         const signal = signalName(request.args[1]);
@@ -82,6 +90,11 @@ export class ChildProcesses {
     }
   }
 
+  private queue(event: ChildEvent): void {
+    this.events.push(event);
+    this.host.wake();
+  }
+
   private accept(value: unknown): ChildSpec | string {
     if (!this.host.exec) return 'this shell cannot run child processes';
     if (this.disposed) return 'the parent process has ended';
@@ -89,8 +102,8 @@ export class ChildProcesses {
     return checkSpec(value);
   }
 
-  /** Runs the child to its end: its output, exit code or signal. */
-  private async start(pid: number, spec: ChildSpec): Promise<ChildOutcome> {
+  /** Runs the child to its end: its output (what `onOutput` did not take), exit code or signal. */
+  private async start(pid: number, spec: ChildSpec, onOutput?: (fd: 1 | 2, text: string) => void): Promise<ChildOutcome> {
     const exec = this.host.exec!;
     const controller = new AbortController();
     const child: Live = { controller };
@@ -108,6 +121,7 @@ export class ChildProcesses {
     }, spec.timeoutMs) : undefined;
     if (spec.args !== null && spec.command === 'node') this.host.warm();
     try {
+      if (onOutput) return await this.streamNode(spec, child, onOutput);
       const result = await exec(commandLine(spec), {
         cwd: spec.cwd,
         env: spec.env,
@@ -124,6 +138,27 @@ export class ChildProcesses {
       parent?.removeEventListener('abort', stopWithParent);
       this.live.delete(pid);
     }
+  }
+
+  /** A `node` child run directly, its output streamed up to maxBuffer; past it the child is stopped (ENOBUFS). */
+  private async streamNode(spec: ChildSpec, child: Live, onOutput: (fd: 1 | 2, text: string) => void): Promise<ChildOutcome> {
+    const sent = { 1: 0, 2: 0 };
+    let overflow: 'stdout' | 'stderr' | undefined;
+    const options = { cwd: spec.cwd, env: spec.env, stdin: spec.stdin, signal: child.controller.signal };
+    const result = await this.host.runNode!(spec.args!, options, (fd, text) => {
+      if (overflow) return;
+      const room = spec.maxBuffer - sent[fd];
+      sent[fd] += text.length;
+      onOutput(fd, text.length > room ? text.slice(0, room) : text);
+      if (text.length > room) {
+        overflow = fd === 1 ? 'stdout' : 'stderr';
+        child.killedWith ??= spec.killSignal;
+        child.controller.abort();
+      }
+    });
+    if (overflow) return { stdout: '', stderr: '', exitCode: null, signal: spec.killSignal, error: { code: 'ENOBUFS', message: `${overflow} maxBuffer length exceeded` } };
+    if (child.killedWith) return { stdout: '', stderr: '', exitCode: null, signal: child.killedWith };
+    return { stdout: '', stderr: '', exitCode: result.exitCode, signal: null };
   }
 }
 

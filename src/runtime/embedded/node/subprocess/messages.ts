@@ -28,8 +28,11 @@ export type ChildOutcome = {
   error?: { code: 'ENOENT' | 'ENOBUFS'; message: string };
 };
 
-/** An asynchronous child's end, delivered by `proc.poll`. */
-export type ChildEvent = ChildOutcome & { id: number };
+/**
+ * What `proc.poll` delivers of an asynchronous child: output while it runs (a `node` child's, as it prints), then its
+ * end, whose stdout and stderr hold only what was not delivered before.
+ */
+export type ChildEvent = { id: number; kind: 'output'; fd: 1 | 2; text: string } | (ChildOutcome & { id: number; kind: 'end' });
 
 /** The ops: `proc.spawn` [spec] -> {id, pid}; `proc.run` [spec] -> ChildOutcome; `proc.poll` [] -> ChildEvent[]; `proc.kill` [id, signal] -> boolean. */
 export type ChildOp = 'proc.spawn' | 'proc.run' | 'proc.poll' | 'proc.kill';

@@ -1,14 +1,13 @@
 // ChildProcess: what spawn returns. The child starts on the host at the loop's next turn, with what the parent wrote
 // to its stdin by then (or, once the parent has started writing, when it ends stdin): the shell takes a child's
-// stdin whole. Its stdout and stderr arrive when it ends (the shell gives a command's output at its end), then
-// 'exit' and, once the streams have ended, 'close'.
+// stdin whole. A `node` child's stdout and stderr arrive as it prints; another command's when it ends (the shell
+// gives a command's output at its end). Then 'exit' and, once the streams have ended, 'close'.
 
-import type { ChildEvent } from '../../subprocess/messages';
 import { host } from '../host';
 import { nodeError } from '../node-error';
 import { bufferModule, eventsModule, streamModule } from '../modules/packages';
 import { timers } from '../globals/timers';
-import { awaitChild } from './children-loop';
+import { awaitChild, type ChildEnd } from './children-loop';
 import { spawnError } from './child-errors';
 import { signalOption, type Prepared } from './spawn-options';
 
@@ -105,7 +104,7 @@ export function childProcessClass() {
       if (this.inputStarted && !this.inputEnded && this.pendingKill === undefined) return; // started when stdin ends
       const { spec, file, spawnargs, cwdMissing } = this.prepared;
       if (this.pendingKill !== undefined) {
-        this.finish({ id: 0, stdout: '', stderr: '', exitCode: null, signal: this.pendingKill });
+        this.finish({ id: 0, kind: 'end', stdout: '', stderr: '', exitCode: null, signal: this.pendingKill });
         return;
       }
       if (cwdMissing) {
@@ -121,7 +120,8 @@ export function childProcessClass() {
         get refed() {
           return child.refed;
         },
-        settle: (event) => this.finish(event),
+        output: (fd, text) => this.deliver(fd, text),
+        settle: (end) => this.finish(end),
       });
       this.emit('spawn');
     }
@@ -134,7 +134,15 @@ export function childProcessClass() {
       this.emit('close', -2, null);
     }
 
-    private finish(event: ChildEvent): void {
+    /** Output while the child runs: into its stream, or the parent's own when inherited. */
+    private deliver(fd: 1 | 2, text: string): void {
+      const mode = this.prepared.stdio[fd];
+      const stream = fd === 1 ? this.stdout : this.stderr;
+      if (mode === 'inherit') host.write(fd, text);
+      else if (stream && text !== '') stream.push(Buffer.from(text));
+    }
+
+    private finish(event: ChildEnd): void {
       if (event.error?.code === 'ENOENT') {
         this.fail(spawnError('spawn', this.prepared.file, this.spawnargs));
         return;

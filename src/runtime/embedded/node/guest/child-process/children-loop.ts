@@ -1,11 +1,12 @@
 // The guest's asynchronous children, as the event loop sees them: a ref'd child keeps the process alive, and when
-// the host's event counter moves, one poll collects every child that has ended and hands each its outcome.
+// the host's event counter moves, one poll collects what every child printed since and which ones have ended.
 
 import type { ChildEvent } from '../../subprocess/messages';
 import { host } from '../host';
 import { addLoopSource } from '../globals/timers';
 
-export type Waiting = { refed: boolean; settle(event: ChildEvent): void };
+export type ChildEnd = Extract<ChildEvent, { kind: 'end' }>;
+export type Waiting = { refed: boolean; output(fd: 1 | 2, text: string): void; settle(end: ChildEnd): void };
 
 const running = new Map<number, Waiting>();
 let seen = 0;
@@ -30,6 +31,10 @@ function collect(): void {
   const events = JSON.parse(host.fs('proc.poll', '[]') as string) as ChildEvent[];
   for (const event of events) {
     const waiting = running.get(event.id);
+    if (event.kind === 'output') {
+      waiting?.output(event.fd, event.text);
+      continue;
+    }
     running.delete(event.id);
     waiting?.settle(event);
   }
