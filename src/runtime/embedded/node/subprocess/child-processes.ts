@@ -1,9 +1,9 @@
 // The host's side of one `node` process's children: each child is a command line run in the same shell (just-bash's
-// ctx.exec), so it sees the same file system and commands, `node` and `git` included. A synchronous child
-// (`proc.run`) is answered when it ends, while the guest blocks; an asynchronous one (`proc.spawn`) is answered at
-// once and its end is queued for `proc.poll`, the guest being woken through `wake`; an asynchronous `node` child runs
-// directly on the `node` runner instead (same fs, env, cwd), so that its output is queued as it prints. Children end with their parent:
-// the parent's abort, stop or exit aborts every child still running.
+// ctx.exec), so it sees the same file system and commands, `node` and `git` included; `node` given as a file (spawn,
+// execFile, fork) runs directly on the node runner instead, with the same fs, env and cwd, its output streamed. A
+// synchronous child (`proc.run`) is answered when it ends, while the guest blocks; an asynchronous one (`proc.spawn`)
+// is answered at once, its output and end queued for `proc.poll` and the guest woken through `wake`. Children end
+// with their parent: the parent's abort, stop or exit aborts every child still running.
 
 import type { ResolvedCommandContext } from 'just-bash';
 import type { FsAnswer } from '../engine/fs-service';
@@ -56,8 +56,7 @@ export class ChildProcesses {
         const spec = this.accept(request.args[0]);
         if (typeof spec === 'string') return invalid(spec);
         const pid = nextPid++;
-        const stream = spec.args !== null && spec.command === 'node' && this.host.runNode !== undefined;
-        const child = this.start(pid, spec, stream ? (fd, text) => this.queue({ id: pid, kind: 'output', fd, text }) : undefined);
+        const child = this.start(pid, spec, (fd, text) => this.queue({ id: pid, kind: 'output', fd, text }));
         void child.then((outcome) => this.queue({ ...outcome, id: pid, kind: 'end' }));
         return { kind: 'json', value: { id: pid, pid } };
       }
@@ -102,7 +101,10 @@ export class ChildProcesses {
     return checkSpec(value);
   }
 
-  /** Runs the child to its end: its output (what `onOutput` did not take), exit code or signal. */
+  /**
+   * Runs the child to its end: its output, exit code or signal. A `node` child runs on the node runner, not through
+   * the shell: `onOutput` (an asynchronous child) then takes its output as it prints.
+   */
   private async start(pid: number, spec: ChildSpec, onOutput?: (fd: 1 | 2, text: string) => void): Promise<ChildOutcome> {
     const exec = this.host.exec!;
     const controller = new AbortController();
@@ -121,7 +123,11 @@ export class ChildProcesses {
     }, spec.timeoutMs) : undefined;
     if (spec.args !== null && spec.command === 'node') this.host.warm();
     try {
-      if (onOutput) return await this.streamNode(spec, child, onOutput);
+      if (spec.args !== null && spec.command === 'node' && this.host.runNode) {
+        if (onOutput) return await this.streamNode(spec, child, onOutput);
+        const result = await this.host.runNode(spec.args, { cwd: spec.cwd, env: spec.env, stdin: spec.stdin, signal: controller.signal }, () => {});
+        return outcomeOf(spec, result, child.killedWith);
+      }
       const result = await exec(commandLine(spec), {
         cwd: spec.cwd,
         env: spec.env,
