@@ -4,7 +4,8 @@
 
 import { defineCommand, type ByteString, type Command, type ExecResult, type IFileSystem, type ResolvedCommandContext } from 'just-bash';
 import type { EngineEntry, EngineJob, TestCounts } from './engine/protocol';
-import { EnginePool, type RunResult } from './engine/pool';
+import { EnginePool, type RunAround, type RunResult } from './engine/pool';
+import type { NodeLauncher } from './subprocess/child-processes';
 import { parseNodeArgs, type NodeInvocation } from './node-args';
 import { findTestFiles } from './test-files';
 
@@ -21,7 +22,7 @@ CommonJS and ES modules, fs over the workspace, and Node's core modules for scri
 It runs no servers and no native modules (use the WebContainer runtime for those); npm installs packages.
 `;
 
-type Context = Pick<ResolvedCommandContext, 'fs' | 'cwd' | 'env' | 'stdin' | 'signal'> & { exportedEnv?: Record<string, string> };
+type Context = Pick<ResolvedCommandContext, 'fs' | 'cwd' | 'env' | 'stdin' | 'signal' | 'exec'> & { exportedEnv?: Record<string, string> };
 
 /** The `node` command and the engine workers behind it. */
 export class NodeRunner {
@@ -36,7 +37,8 @@ export class NodeRunner {
     this.pool.dispose();
   }
 
-  async execute(args: string[], ctx: Context): Promise<ExecResult> {
+  /** Runs `node ARGS`; `onOutput` hears the program's output as it prints (a streamed child process). */
+  async execute(args: string[], ctx: Context, onOutput?: (fd: 1 | 2, text: string) => void): Promise<ExecResult> {
     const invocation = parseNodeArgs(args);
     if (typeof SharedArrayBuffer !== 'function' && invocation.kind !== 'version' && invocation.kind !== 'help') {
       // The engine blocks on the file system through shared memory, which a page has only when cross-origin isolated.
@@ -54,12 +56,23 @@ export class NodeRunner {
       case 'file':
       case 'eval':
       case 'stdin':
-        return toExecResult(await this.pool.run(this.job(invocation, ctx), ctx.fs, ctx.signal));
+        return toExecResult(await this.pool.run(this.job(invocation, ctx), ctx.fs, ctx.signal, this.around(ctx, onOutput)));
       default: {
         const unknown: never = invocation;
         throw new Error(`Unknown invocation ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /** What a run's child processes use: the shell, and this runner for `node` children (run directly, streamed). */
+  private around(ctx: Context, onOutput?: (fd: 1 | 2, text: string) => void): RunAround {
+    const runNode: NodeLauncher = (args, options, output) =>
+      this.execute(
+        args,
+        { fs: ctx.fs, cwd: options.cwd, env: new Map(Object.entries(options.env)), exportedEnv: options.env, stdin: encodeStdin(options.stdin), signal: options.signal, exec: ctx.exec },
+        output,
+      );
+    return { exec: ctx.exec, runNode, onOutput };
   }
 
   private job(invocation: Extract<NodeInvocation, { kind: 'file' | 'eval' | 'stdin' }>, ctx: Context): EngineJob {
@@ -109,6 +122,7 @@ export class NodeRunner {
         },
         ctx.fs,
         ctx.signal,
+        this.around(ctx),
       );
       out.push(result.stdout);
       if (result.stderr) out.push(result.stderr.replace(/\n$/, '').split('\n').map((line) => `# ${line}\n`).join(''));
@@ -168,6 +182,13 @@ function decodeStdin(stdin: ByteString): string {
   const bytes = new Uint8Array(latin1.length);
   for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i);
   return new TextDecoder().decode(bytes);
+}
+
+/** Text as the byte string just-bash gives a command as stdin (UTF-8, one char per byte). */
+function encodeStdin(text: string): ByteString {
+  let latin1 = '';
+  for (const byte of new TextEncoder().encode(text)) latin1 += String.fromCharCode(byte);
+  return latin1 as unknown as ByteString;
 }
 
 function environment(ctx: Context): Record<string, string> {

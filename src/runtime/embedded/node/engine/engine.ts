@@ -6,7 +6,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { md5, sha1 } from '@noble/hashes/legacy.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
-import { CONTROL_STOP, CONTROL_WAKE, type EngineJob, type EngineToHost, type GuestSources, type TestCounts } from './protocol';
+import { CONTROL_EVENTS, CONTROL_STOP, CONTROL_WAKE, type EngineJob, type EngineToHost, type GuestSources, type TestCounts } from './protocol';
 import { SyncFsChannel } from './sync-fs-channel';
 import type { EngineHost, GuestHooks } from '../guest/host-api';
 
@@ -41,7 +41,7 @@ export class EngineRun {
   private readonly runtime: QuickJSRuntime;
   private readonly vm: QuickJSContext;
   private request!: JobRequest;
-  private control: Int32Array<ArrayBufferLike> = new Int32Array(2);
+  private control: Int32Array<ArrayBufferLike> = new Int32Array(3);
   private channel!: SyncFsChannel;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
@@ -82,6 +82,8 @@ export class EngineRun {
     while (!this.ended()) {
       this.drainJobs();
       if (this.ended()) break;
+      // Re-armed before the guest looks at the host's events: one arriving after that look wakes the wait below.
+      Atomics.store(this.control, CONTROL_WAKE, 0);
       const wait = Number(this.step(() => this.callHook('nextTimer', [])) ?? -1);
       if (this.ended()) break;
       if (wait < 0) {
@@ -291,6 +293,7 @@ export class EngineRun {
       this.tests = JSON.parse(text(counts)) as TestCounts;
       return undefined;
     });
+    define('hostEvents', () => vm.newNumber(Atomics.load(this.control, CONTROL_EVENTS)));
     define('memoryUsage', () => vm.newNumber(this.setup.module.getWasmMemory().buffer.byteLength));
     vm.setProp(vm.global, '__conchHost', host);
     host.dispose();

@@ -6,6 +6,7 @@
 import type { IFileSystem } from 'just-bash';
 import {
   CONTROL_BYTES,
+  CONTROL_EVENTS,
   CONTROL_STOP,
   CONTROL_WAKE,
   REPLY_HEADER_BYTES,
@@ -21,6 +22,8 @@ import {
   type TestCounts,
 } from './protocol';
 import { answerFsRequest, type FsAnswer } from './fs-service';
+import { ChildProcesses, type NodeLauncher, type ShellExec } from '../subprocess/child-processes';
+import { CHILD_OP_PREFIX } from '../subprocess/messages';
 import { maxStackBytes, startEngineWorker, type EngineWorkerPort } from './worker-start';
 import { loadEngineAssets } from './assets';
 
@@ -35,10 +38,15 @@ export type RunResult = {
 
 /** How long a stopped program may take to unwind before its worker is terminated. */
 const STOP_GRACE_MS = 100;
+/** Engine workers alive at once (a process and its children each hold one); past it a run fails with a message. */
+const MAX_WORKERS = 16;
 /** A worker whose WebAssembly memory grew past this is replaced after its run, returning the memory. */
 const RECYCLE_HEAP_BYTES = 64 * 1024 * 1024;
 
 const encoder = new TextEncoder();
+
+/** What a run may use besides its file system: the shell and `node` for its children, and a listener for its output. */
+export type RunAround = { exec?: ShellExec; runNode?: NodeLauncher; onOutput?: (fd: 1 | 2, text: string) => void };
 
 /** Engine workers for one embedded runtime. */
 export class EnginePool {
@@ -46,16 +54,31 @@ export class EnginePool {
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
 
-  /** Runs `job` on a warm worker against `fs`; `signal` stops it. */
-  async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal): Promise<RunResult> {
-    const worker = await this.take();
-    try {
-      return await worker.run(job, fs, signal);
-    } finally {
-      if (worker.reusable() && !this.disposed && !this.idle) this.idle = Promise.resolve(worker);
-      else this.retire(worker);
-      this.warm();
+  /** Runs `job` on a warm worker against `fs`; `signal` stops it; `around` runs its children and hears its output. */
+  async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, around: RunAround = {}): Promise<RunResult> {
+    if (this.live.size >= MAX_WORKERS && !this.idle) {
+      return { stdout: '', stderr: `node: more than ${MAX_WORKERS} node processes are running at once (each child process that runs node is one); end some first.\n`, exitCode: 1, stopped: false };
     }
+    // just-bash gives an aborted command 100 ms to return before it fails the whole script: a run stopped while
+    // its worker is still starting returns now, and the worker goes back to the pool when it is ready.
+    const taking = this.take();
+    const worker = await untilAborted(taking, signal);
+    if (!worker) {
+      taking.then((late) => this.release(late), () => {});
+      return { stdout: '', stderr: '', exitCode: 130, stopped: true };
+    }
+    try {
+      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm() });
+    } finally {
+      this.release(worker);
+    }
+  }
+
+  /** A worker back from a run: kept as the idle one if it can run again and none is idle, else ended. */
+  private release(worker: EngineWorker): void {
+    if (worker.reusable() && !this.disposed && !this.idle) this.idle = Promise.resolve(worker);
+    else this.retire(worker);
+    this.warm();
   }
 
   /** Starts a worker ahead of the first run. */
@@ -100,16 +123,23 @@ export class EnginePool {
 type ActiveRun = {
   id: number;
   fs: IFileSystem;
+  /** The program's child processes, once it starts one. */
+  children: () => ChildProcesses;
   reply: SharedArrayBuffer;
   control: Int32Array;
   stdout: string[];
   stderr: string[];
+  /** Hears the output as it arrives (a streamed child process). */
+  onOutput?: (fd: 1 | 2, text: string) => void;
   /** A reply too large for the buffer, kept until the engine sends a larger one. */
   pending?: FsAnswer;
   /** File-system requests are answered one after another, as the engine blocks on each. */
   queue: Promise<void>;
   finish(result: { exitCode: number; tests?: TestCounts } | { crashed: string }): void;
 };
+
+/** What a run may use around its file system: its stop signal, and the shell for its child processes. */
+type RunServices = RunAround & { signal?: AbortSignal; warm(): void };
 
 /** One engine worker: initialised with the engine assets, running one job at a time. */
 class EngineWorker {
@@ -152,10 +182,16 @@ class EngineWorker {
     this.port.terminate();
   }
 
-  run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal): Promise<RunResult> {
+  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
     const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_INITIAL_BYTES);
     const control = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
+    let children: ChildProcesses | undefined;
+    const wake = (): void => {
+      Atomics.add(control, CONTROL_EVENTS, 1);
+      Atomics.store(control, CONTROL_WAKE, 1);
+      Atomics.notify(control, CONTROL_WAKE);
+    };
     return new Promise<RunResult>((resolve) => {
       let stopped = false;
       let grace: ReturnType<typeof setTimeout> | undefined;
@@ -173,15 +209,18 @@ class EngineWorker {
       const run: ActiveRun = {
         id,
         fs,
+        children: () => (children ??= new ChildProcesses({ exec, runNode, signal, wake, warm })),
         reply,
         control,
         stdout: [],
         stderr: [],
+        onOutput,
         queue: Promise.resolve(),
         finish: (result) => {
           if (this.active !== run) return;
           this.active = undefined;
           clearTimeout(grace);
+          children?.dispose();
           signal?.removeEventListener('abort', stop);
           const crashed = 'crashed' in result;
           if (crashed && !stopped) run.stderr.push(`node: the JavaScript engine stopped unexpectedly: ${result.crashed}\n`);
@@ -212,7 +251,10 @@ class EngineWorker {
         return;
       case 'output': {
         const run = this.current(message.id);
-        for (const [fd, text] of message.chunks) (fd === 2 ? run?.stderr : run?.stdout)?.push(text);
+        for (const [fd, text] of message.chunks) {
+          (fd === 2 ? run?.stderr : run?.stdout)?.push(text);
+          run?.onOutput?.(fd === 2 ? 2 : 1, text);
+        }
         return;
       }
       case 'fs': {
@@ -249,9 +291,29 @@ class EngineWorker {
   }
 
   private async answer(run: ActiveRun, request: FsRequest): Promise<void> {
-    const answer = await answerFsRequest(run.fs, request);
+    const answer = request.op.startsWith(CHILD_OP_PREFIX) ? await run.children().answer(request) : await answerFsRequest(run.fs, request);
     if (!writeReply(run.reply, answer)) run.pending = answer;
   }
+}
+
+/** `promise`'s value, or undefined as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const abort = () => resolve(undefined);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Writes `answer` into the reply buffer and wakes the engine; false (and a TooBig reply) when it does not fit. */

@@ -87,6 +87,8 @@ export const enum ReplyKind {
 
 /** Non-zero once the host asks the program to stop (timeout or abort). */
 export const CONTROL_STOP = 0;
-/** The engine sleeps on this slot between timers; the host notifies it to wake the engine for a stop. */
+/** The engine sleeps on this slot between timers; the host notifies it to wake the engine for a stop or an event. */
 export const CONTROL_WAKE = 1;
-export const CONTROL_BYTES = 8;
+/** Counts the host's events for the guest (a child process ended); the guest polls when it changes. */
+export const CONTROL_EVENTS = 2;
+export const CONTROL_BYTES = 12;

@@ -26,6 +26,8 @@ export interface EngineHost {
   exit(code: number): never;
   /** node --test: this file's counts for the summary. */
   reportTests(countsJson: string): void;
+  /** A counter the host bumps for each event it has for the guest (a child process ended): poll when it changes. */
+  hostEvents(): number;
   /** Bytes of memory the engine uses. */
   memoryUsage(): number;
 }

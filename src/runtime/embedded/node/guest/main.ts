@@ -6,6 +6,7 @@ import type { EngineJob } from '../engine/protocol';
 import type { GuestHooks } from './host-api';
 import { host } from './host';
 import { Builtins } from './modules/builtins';
+import { createChildProcess } from './child-process/child-process';
 import { createConsole } from './globals/console';
 import { createCrypto } from './crypto';
 import { createFs } from './fs/fs';
@@ -77,6 +78,8 @@ function start(job: EngineJob): void {
     crypto: createCrypto,
     test: () => tests.module,
     console: () => consoleObject,
+    childProcess: () =>
+      createChildProcess({ cwd: () => cwd, env: () => process.env as Record<string, unknown>, stdin: () => stdinText, isDirectory: (path) => resolverFs.kind(path) === 'dir', execPath: job.argv[0] }),
     module: (): Record<string, unknown> => ({
       createRequire: (filename: unknown) => modules.createRequire(String(filename).replace(/^file:\/\//, '')),
       builtinModules: builtins.names(),

@@ -47,6 +47,15 @@ export class Timeout {
 }
 
 const pending = new Map<number, Timeout>();
+
+/** Work the loop waits on besides timers (child processes): `alive` keeps the process running, `ready` means `run` has work now. */
+export type LoopSource = { alive(): boolean; ready(): boolean; run(): void };
+const sources: LoopSource[] = [];
+
+/** Adds a source of events to the loop. */
+export function addLoopSource(source: LoopSource): void {
+  sources.push(source);
+}
 let onError: (error: unknown) => void = (error) => {
   throw error;
 };
@@ -90,6 +99,10 @@ export const timers = {
 export function nextDelay(): number {
   let earliest = Infinity;
   let anyRefed = false;
+  for (const source of sources) {
+    if (source.ready()) return 0;
+    if (source.alive()) anyRefed = true; // waits without a deadline: the host wakes the engine when it has an event
+  }
   for (const timer of pending.values()) {
     if (!timer.refed) continue;
     anyRefed = true;
@@ -104,6 +117,15 @@ export function nextDelay(): number {
  * The engine drains promise jobs between two calls.
  */
 export function runDue(): void {
+  for (const source of sources) {
+    if (!source.ready()) continue;
+    try {
+      source.run();
+    } catch (error) {
+      onError(error);
+    }
+    return;
+  }
   const now = host.now();
   let next: Timeout | undefined;
   for (const timer of pending.values()) {

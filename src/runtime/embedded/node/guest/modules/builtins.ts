@@ -13,7 +13,6 @@ import { createWorkerThreads } from '../builtins/worker-threads';
 
 /** Modules Node has that the embedded runtime does not. */
 const UNAVAILABLE = new Set([
-  'child_process',
   'cluster',
   'dgram',
   'diagnostics_channel',
@@ -40,7 +39,7 @@ const PREFIX_ONLY = new Set(['test', 'test/reporters', 'sea', 'sqlite']);
 
 export type BuiltinFactories = Record<string, () => unknown>;
 
-/** The core modules that need the process (fs, process, os, module, test, console): given by main.ts. */
+/** The core modules that need the process (fs, process, os, module, test, console, child_process): given by main.ts. */
 export type ProcessBoundModules = {
   fs: () => Record<string, unknown>;
   process: () => unknown;
@@ -50,6 +49,7 @@ export type ProcessBoundModules = {
   console: () => unknown;
   module: () => unknown;
   v8: () => unknown;
+  childProcess: () => unknown;
 };
 
 export class Builtins {
@@ -113,6 +113,7 @@ export class Builtins {
       assert,
       'assert/strict': strictAssert,
       buffer: () => bufferModule(),
+      child_process: bound.childProcess,
       console: bound.console,
       constants: () => ({ ...(bound.fs().constants as object) }),
       crypto: bound.crypto,
