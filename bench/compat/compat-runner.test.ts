@@ -32,11 +32,12 @@ describe('the compat runner', () => {
   }, 60_000);
 
   it("installs the corpus's test tools instead of the declared ones and runs its test command", async () => {
-    const files = await projectFiles(entry('minimist'));
+    const { files } = await projectFiles(entry('minimist'));
     const manifest = JSON.parse(new TextDecoder().decode(files['package.json']));
     expect(manifest.devDependencies).toEqual({ tape: '4.0.0' });
     expect(manifest.scripts.test).toBe('tape test/*.js');
     expect(new TextDecoder().decode(files['index.js'])).toContain('module.exports'); // the code as published
+    expect((await projectFiles(entry('command-exists'))).executables).toContain('test/executable-script.js');
   });
 });
 

@@ -13,7 +13,7 @@ import { createEmbeddedRuntime } from '../../src/runtime/embedded';
 import { memoryPackageCache, type PackageCache } from '../../src/runtime/embedded/npm/environment';
 import { unpackTarball } from '../../src/runtime/embedded/npm/tarball';
 import type { CorpusEntry } from './corpus';
-import { parseTestCounts, type TestCounts } from './test-counts';
+import { countsText, parseTestCounts, type TestCounts } from './test-counts';
 
 export const CORPUS_REGISTRY = new URL('./registry/', import.meta.url);
 /** The npm tests' fixtures, which the corpus registry does not copy (the registry serves both). */
@@ -44,19 +44,23 @@ export type RunOptions = { registryUrl: string; timeoutMs?: number; cache?: Pack
 
 /** Both sides of one package, the embedded first. */
 export async function runPackage(entry: CorpusEntry, options: RunOptions): Promise<PackageResult> {
-  const files = await projectFiles(entry);
-  const embedded = await runEmbedded(files, options);
-  const node = await runNode(files, options);
+  const project = await projectFiles(entry);
+  const embedded = await runEmbedded(project, options);
+  const node = await runNode(project, options);
   const matches = embedded.passed === node.passed && embedded.stage === node.stage && sameCounts(embedded.counts, node.counts);
   return { entry, embedded, node, matches, why: matches ? null : reason(embedded, node) };
 }
 
+export type Project = { files: Record<string, Uint8Array>; /** Paths the tarball marks executable (a test may run one). */ executables: string[] };
+
 /** The package's published files, package.json adjusted as the header says. */
-export async function projectFiles(entry: CorpusEntry): Promise<Record<string, Uint8Array>> {
+export async function projectFiles(entry: CorpusEntry): Promise<Project> {
   const fileName = `${entry.name.replace(/^@/, '').replace('/', '-')}-${entry.version}.tgz`;
   const own = new URL(fileName, CORPUS_REGISTRY);
   const tarball = new Uint8Array(readFileSync(existsSync(own) ? own : new URL(fileName, SHARED_REGISTRY)));
-  const files = Object.fromEntries((await unpackTarball(tarball)).map((file) => [file.path, file.data]));
+  const unpacked = await unpackTarball(tarball);
+  const files = Object.fromEntries(unpacked.map((file) => [file.path, file.data]));
+  const executables = unpacked.filter((file) => ((file.mode ?? 0) & 0o111) !== 0).map((file) => file.path);
   const manifest = JSON.parse(new TextDecoder().decode(files['package.json'])) as Record<string, unknown>;
   manifest.devDependencies = entry.devDependencies;
   if (entry.test) {
@@ -65,25 +69,26 @@ export async function projectFiles(entry: CorpusEntry): Promise<Record<string, U
     manifest.scripts = { ...scripts, test: entry.test };
   }
   files['package.json'] = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
-  return files;
+  return { files, executables };
 }
 
-async function runEmbedded(files: Record<string, Uint8Array>, options: RunOptions): Promise<SideResult> {
+async function runEmbedded({ files, executables }: Project, options: RunOptions): Promise<SideResult> {
   const runtime = createEmbeddedRuntime({ files, npm: { registry: () => options.registryUrl, cache: options.cache ?? memoryPackageCache() } });
   const timeoutMs = options.timeoutMs ?? 120_000;
   try {
+    if (executables.length > 0) await runtime.exec(`chmod +x ${executables.map((path) => `'${path}'`).join(' ')}`);
     return await twoSteps((command) => runtime.exec(command, { timeoutMs }));
   } finally {
     await runtime.dispose();
   }
 }
 
-async function runNode(files: Record<string, Uint8Array>, options: RunOptions): Promise<SideResult> {
+async function runNode({ files, executables }: Project, options: RunOptions): Promise<SideResult> {
   const dir = mkdtempSync(join(tmpdir(), 'compat-'));
   try {
     for (const [path, data] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), data);
+      writeFileSync(join(dir, path), data, { mode: executables.includes(path) ? 0o755 : 0o644 });
     }
     // --ignore-scripts: npm 10 runs the root project's prepublish and prepare on install (its authors' build steps:
     // qs's bundling, mime's types.json from mime-db), which the embedded npm does not; neither is part of the tests.
@@ -124,7 +129,7 @@ function reason(embedded: SideResult, node: SideResult): string {
   if (/`child_process` is not available/.test(embedded.output)) return 'child_process not available';
   if (!node.passed) return `fails on Node too (${node.stage}): ${firstError(node.output)}`;
   if (embedded.stage === 'install') return `install failed: ${firstError(embedded.output)}`;
-  if (embedded.passed) return `counts differ: ${JSON.stringify(embedded.counts)} against Node's ${JSON.stringify(node.counts)}`;
+  if (embedded.passed) return `counts differ: ${countsText(embedded.counts)} against Node's ${countsText(node.counts)}`;
   return firstError(embedded.output);
 }
 
