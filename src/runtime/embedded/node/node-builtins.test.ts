@@ -2,6 +2,7 @@
 // prints for the same script.
 
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { nodeWorkspace } from '../testing/node-workspace';
 
 const scripts: Record<string, string> = {
@@ -159,6 +160,19 @@ describe('node core modules', () => {
         'ü 2\n' +
         'stream ABC\ntimeout\nimmediate\ntimers later\n',
     );
+  });
+
+  it('process.emitWarning: a warning event on the next tick, then the line real Node prints (code, detail, the hint once)', async () => {
+    const script =
+      "process.on('warning', (w) => console.log('event', w.name, w.code, w.message));" +
+      "process.emitWarning('Hello world', 'TestDeprecation', 'CODE'); console.log('sync first');" +
+      "process.emitWarning('second', { type: 'CustomWarning', detail: 'more to say' });";
+    const normalize = (text: string) => text.replace(/\(node:\d+\)/g, '(node:PID)');
+    const real = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    await ws.write({ 'warn.js': script });
+    const embedded = await ws.run('node warn.js 2>err.txt; cat err.txt');
+    expect(normalize(embedded.output)).toBe(normalize(real.stdout + real.stderr));
+    expect((await ws.run('node --no-warnings warn.js 2>&1')).output).toBe(real.stdout);
   });
 
   it('modules the embedded runtime cannot offer say so and name the WebContainer runtime', async () => {

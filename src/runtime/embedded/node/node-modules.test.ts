@@ -28,6 +28,7 @@ const files = {
   'node_modules/dual/secret.js': "module.exports = 'not exported';",
   'pkgs/deep/nested/use.js': "console.log(require('plain').name, require('dual'), require('dual/feature'), require('dual/utils/strings'));",
   'pkgs/use.mjs': "import dual from 'dual'; import plain from 'plain'; console.log(dual, plain.name);",
+  'pkgs/deep/nested/index.js': "console.log('index of a folder');",
   'pkgs/hidden.js': "try { require('dual/secret.js') } catch (e) { console.log(e.code) }",
   'pkgs/missing.js': "try { require('nope') } catch (e) { console.log(e.code, e.message.split('\\n')[0]) }",
   'node_modules/native/package.json': '{ "name": "native", "main": "build/addon.node" }',
@@ -68,6 +69,9 @@ describe('node module loading', () => {
     const missingMain = await ws.run('node no-such-file.js');
     expect(missingMain.exitCode).toBe(1);
     expect(missingMain.output).toContain("Cannot find module '/home/project/no-such-file.js'");
+    // `node test` runs test.js (or test/index.js): node resolves its main script as require does.
+    expect((await ws.run('node pkgs/hidden')).output).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED\n');
+    expect((await ws.run('node pkgs/deep/nested')).output).toBe('index of a folder\n');
   });
 
   it('loads core modules with and without the node: prefix, the same object either way', async () => {

@@ -126,6 +126,22 @@ describe('node --test', () => {
     }
   });
 
+  it('counts t.assert calls and subtests against t.plan, as real Node does', async () => {
+    const planned = {
+      'plan.test.js': `
+const test = require('node:test');
+test('keeps its plan', (t) => { t.plan(3); t.assert.strictEqual(1, 1); t.assert.ok(true); t.test('sub', () => {}); });
+test('misses its plan', (t) => { t.plan(2); t.assert.deepStrictEqual([1], [1]); });
+test('fails an assertion', (t) => { t.assert.strictEqual(1, 2); });
+`,
+    };
+    const expected = realNode(planned);
+    const actual = await embedded(planned, 'planned');
+    expect(actual.summary).toEqual(expected.summary);
+    expect(actual.exitCode).toBe(1);
+    expect(actual.output).toContain('plan expected 2 assertions but received 1');
+  });
+
   it('runs a single test file with plain `node` and prints the report itself', async () => {
     await ws.write({ 'single/one.test.js': failing['a.test.js'] });
     const result = await ws.run('cd /home/project && node single/one.test.js');

@@ -6,7 +6,8 @@
 import { Gunzip } from 'fflate';
 import { unpackTar } from 'modern-tar';
 
-export type PackageFile = { path: string; data: Uint8Array };
+/** `mode`: the permission bits the tarball gives the file, where it gives any. */
+export type PackageFile = { path: string; data: Uint8Array; mode?: number };
 
 /** Unpacked bytes one package may have; far above any real package, low enough to keep a bomb from filling memory. */
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
@@ -19,7 +20,7 @@ export async function unpackTarball(tarball: Uint8Array): Promise<PackageFile[]>
   for (const entry of entries) {
     if ((entry.header.type ?? 'file') !== 'file' || !entry.data) continue;
     const path = packagePath(entry.header.name);
-    if (path) files.push({ path, data: entry.data });
+    if (path) files.push({ path, data: entry.data, mode: entry.header.mode });
   }
   return files;
 }

@@ -147,7 +147,8 @@ function start(job: EngineJob): void {
     switch (entry.kind) {
       case 'file':
       case 'test-file': {
-        const filename = entry.path;
+        // As Node resolves the main script: `node test` runs test.js, or test/index.js.
+        const filename = resolverFs.kind(entry.path) === 'file' ? entry.path : (modules.resolver.findMain(entry.path) ?? entry.path);
         if (resolverFs.kind(filename) !== 'file') {
           const error = nodeError(Error, 'MODULE_NOT_FOUND', `Cannot find module '${filename}'`) as unknown as Error & Record<string, unknown>;
           error.requireStack = [];

@@ -5,6 +5,7 @@ import type { EngineJob } from '../engine/protocol';
 import { host } from './host';
 import { defineLazy } from './modules/lazy';
 import { nodeError } from './node-error';
+import { emitWarningOf } from './process-warnings';
 import { bufferModule, eventsModule, streamModule } from './modules/packages';
 
 export const NODE_VERSION = 'v20.19.0';
@@ -110,11 +111,6 @@ export function createProcess(job: EngineJob, cwd: { get(): string; set(path: st
       if (typeof callback !== 'function') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function.');
       queueMicrotask(() => callback(...args));
     },
-    emitWarning: (warning: unknown, type?: unknown) => {
-      const name = typeof type === 'string' ? type : warning instanceof Error ? warning.name : 'Warning';
-      const message = warning instanceof Error ? warning.message : String(warning);
-      host.write(2, `(node:42) ${name}: ${message}\n(Use \`node --trace-warnings ...\` to show where the warning was created)\n`);
-    },
     exit: (code?: unknown) => {
       if (code !== undefined && code !== null) exitCode = Number(code) | 0;
       if (!process._exiting) {
@@ -149,6 +145,7 @@ export function createProcess(job: EngineJob, cwd: { get(): string; set(path: st
     Object.assign(stdin, { fd: 0, isTTY: false, setRawMode: () => stdin });
     return stdin;
   });
+  process.emitWarning = emitWarningOf(process as unknown as Parameters<typeof emitWarningOf>[0], (text) => host.write(2, text));
   (process as Record<string | symbol, unknown>)[Symbol.toStringTag] = 'process';
   return process;
 }

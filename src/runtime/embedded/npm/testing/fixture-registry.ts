@@ -35,6 +35,8 @@ export type FixtureRegistryOptions = {
   port?: number;
   /** Added before every answer, to play a registry across the internet (the bench). */
   latencyMs?: number;
+  /** More folders of real tarballs served beside registry/ (the compat bench's corpus). */
+  folders?: URL[];
 };
 
 /** Starts the registry. */
@@ -48,11 +50,13 @@ export async function startFixtureRegistry(options: FixtureRegistryOptions = {})
     versions.set(String(published.manifest.version), published);
     packages.set(name, versions);
   };
-  for (const fileName of readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.tgz')).sort()) {
-    const tarball = new Uint8Array(readFileSync(new URL(fileName, FIXTURE_DIR)));
-    const manifest = packageJsonOf(await unpackTarball(tarball));
-    if (!manifest) throw new Error(`fixture ${fileName} has no package.json`);
-    add({ manifest, tarball, fileName });
+  for (const folder of [FIXTURE_DIR, ...(options.folders ?? [])]) {
+    for (const fileName of readdirSync(folder).filter((f) => f.endsWith('.tgz')).sort()) {
+      const tarball = new Uint8Array(readFileSync(new URL(fileName, folder)));
+      const manifest = packageJsonOf(await unpackTarball(tarball));
+      if (!manifest) throw new Error(`fixture ${fileName} has no package.json`);
+      add({ manifest, tarball, fileName });
+    }
   }
 
   let base = '';

@@ -51,6 +51,11 @@ export class Resolver {
     throw new ResolveError(`Cannot find module '${request}'\nRequire stack:\n- ${referrer}`, 'MODULE_NOT_FOUND');
   }
 
+  /** The file `node <path>` runs: the path, or as require resolves it (path.js, path/index.js, a package's main). */
+  findMain(path: string): string | undefined {
+    return this.asFileOrDirectory(path);
+  }
+
   /**
    * How the file is loaded: by extension, else by the nearest package.json's `type`; with neither, as Node 20.19+
    * detects it, ESM when the source has import/export statements.

@@ -4,14 +4,15 @@
 
 import type { TestCounts } from '../../engine/protocol';
 import { errorYaml } from './tap';
+import { TestContext } from './test-context';
 
 type TestFn = (context: TestContext, done?: (error?: unknown) => void) => unknown;
-type HookFn = (context?: unknown, done?: (error?: unknown) => void) => unknown;
-type Options = { skip?: boolean | string; todo?: boolean | string; only?: boolean; timeout?: number; concurrency?: unknown };
-type Hooks = { before: HookFn[]; after: HookFn[]; beforeEach: HookFn[]; afterEach: HookFn[] };
+export type HookFn = (context?: unknown, done?: (error?: unknown) => void) => unknown;
+export type Options = { skip?: boolean | string; todo?: boolean | string; only?: boolean; timeout?: number; concurrency?: unknown };
+export type Hooks = { before: HookFn[]; after: HookFn[]; beforeEach: HookFn[]; afterEach: HookFn[] };
 type Outcome = { ok: boolean; directive?: string; error?: unknown; failureType?: string; duration: number };
 
-class TestNode {
+export class TestNode {
   readonly children: TestNode[] = [];
   readonly hooks: Hooks = { before: [], after: [], beforeEach: [], afterEach: [] };
   /** A suite's body may be async: its subtests are known once this settles. */
@@ -38,52 +39,7 @@ export type TestRunnerOptions = {
   now(): number;
 };
 
-class TestContext {
-  readonly signal: AbortSignal;
-  constructor(
-    private readonly node: TestNode,
-    private readonly runner: TestRunner,
-  ) {
-    this.signal = new AbortController().signal;
-  }
-  get name(): string {
-    return this.node.name;
-  }
-  get fullName(): string {
-    const names: string[] = [];
-    for (let node: TestNode | undefined = this.node; node && node.kind !== 'root'; node = node.parent) names.unshift(node.name);
-    return names.join(' > ');
-  }
-  diagnostic(message: string): void {
-    this.runner.diagnostics.set(this.node, [...(this.runner.diagnostics.get(this.node) ?? []), String(message)]);
-  }
-  skip(message?: string): void {
-    this.runner.lateDirectives.set(this.node, message ? `SKIP ${message}` : 'SKIP');
-  }
-  todo(message?: string): void {
-    this.runner.lateDirectives.set(this.node, message ? `TODO ${message}` : 'TODO');
-  }
-  test(name: unknown, options?: unknown, fn?: unknown): Promise<void> {
-    const node = this.runner.add('test', this.node, name, options, fn);
-    const running = this.runner.runChild(node, this.runner.depthOf(node));
-    this.runner.pendingSubtests.set(this.node, [...(this.runner.pendingSubtests.get(this.node) ?? []), running]);
-    return running;
-  }
-  before(fn: HookFn): void {
-    this.node.hooks.before.push(fn);
-  }
-  after(fn: HookFn): void {
-    this.node.hooks.after.push(fn);
-  }
-  beforeEach(fn: HookFn): void {
-    this.node.hooks.beforeEach.push(fn);
-  }
-  afterEach(fn: HookFn): void {
-    this.node.hooks.afterEach.push(fn);
-  }
-}
-
-class TestRunner {
+export class TestRunner {
   readonly root = new TestNode('<root>', 'root', undefined, {}, undefined, undefined);
   private current: TestNode = this.root;
   private readonly counts: TestCounts = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0, topLevel: 0 };
@@ -222,6 +178,7 @@ class TestRunner {
       for (const suite of suites) await this.runHooks(suite.hooks.beforeEach, context);
       if (node.fn) await this.invoke(node, context);
       for (const pending of this.pendingSubtests.get(node) ?? []) await pending;
+      context.checkPlan();
     } catch (caught) {
       error = caught;
       failureType = (caught as { failureType?: string })?.failureType ?? 'testCodeFailure';
