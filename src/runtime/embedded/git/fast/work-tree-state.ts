@@ -1,0 +1,83 @@
+// Everything `git status`, `git diff` and `git add` compare, gathered once per command: HEAD's files, the index and
+// the work tree (stat-cached, work-tree-scan.ts). Null when the repository is in a state the fast paths leave to
+// just-git (no commit yet, detached HEAD, a merge or rebase under way, merge conflicts, an upstream branch to report).
+import type { Git } from 'just-git';
+import { flattenTree, readCommit, readHead, type GitRepo } from 'just-git/repo';
+import { decodeIndex, encodeIndex, type IndexEntry } from '../git-index';
+import type { IndexedListingFs } from '../indexed-listing-fs';
+import { scanWorkTree, type FileStats, type WorkTreeScan } from './work-tree-scan';
+
+/** A file as HEAD's tree has it. */
+export type HeadFile = { blobId: string; mode: number };
+
+export type WorkTreeState = {
+  repo: GitRepo;
+  gitDir: string;
+  workTree: string;
+  branch: string;
+  headCommit: string;
+  headTree: string;
+  head: ReadonlyMap<string, HeadFile>;
+  /** The index as it is now, stat data refreshed (written back by `save` when it changed). */
+  index: IndexEntry[];
+  scan: WorkTreeScan;
+};
+
+// Files whose presence means an operation is under way, which status reports and the fast paths do not.
+const OPERATION_FILES = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'rebase-merge', 'rebase-apply'];
+
+/** HEAD's flattened tree, kept for the next command while HEAD's tree stays the same. */
+export class HeadTreeCache {
+  private treeId = '';
+  private files: Map<string, HeadFile> = new Map();
+
+  async get(repo: GitRepo, treeId: string): Promise<ReadonlyMap<string, HeadFile>> {
+    if (treeId === this.treeId) return this.files;
+    const files = new Map<string, HeadFile>();
+    for (const entry of await flattenTree(repo, treeId)) files.set(entry.path, { blobId: entry.hash, mode: parseInt(entry.mode, 8) });
+    this.treeId = treeId;
+    this.files = files;
+    return files;
+  }
+}
+
+/** The state of the repository at `cwd` (see the file comment), or null to leave the command to just-git. */
+export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: string, stats: FileStats, heads: HeadTreeCache): Promise<WorkTreeState | null> {
+  const repo = await git.findRepo({ fs, cwd });
+  if (!repo || !repo.workTree) return null;
+  const { gitDir, workTree } = repo;
+  for (const name of OPERATION_FILES) if (await fs.exists(`${gitDir}/${name}`)) return null;
+  if (/^\s*\[branch\s/m.test(await readText(fs, `${gitDir}/config`))) return null; // upstream lines to print
+  const headInfo = await readHead(repo);
+  if (!headInfo.branch || !headInfo.hash) return null;
+  let indexBytes: Uint8Array;
+  try {
+    indexBytes = await fs.readFileBuffer(`${gitDir}/index`);
+  } catch {
+    return null;
+  }
+  const decoded = decodeIndex(indexBytes);
+  if (decoded.conflicted) return null;
+  const commit = await readCommit(repo, headInfo.hash);
+  const head = await heads.get(repo, commit.tree);
+  const scan = await scanWorkTree(fs, stats, workTree, decoded.entries);
+  return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan };
+}
+
+/** Writes `entries` as the index of `state`'s repository. */
+export async function writeIndex(fs: IndexedListingFs, state: WorkTreeState, entries: readonly IndexEntry[]): Promise<void> {
+  await fs.writeFile(`${state.gitDir}/index`, encodeIndex(entries));
+}
+
+/** Writes the refreshed stat data back, when the scan refreshed any (what real git's status does too). */
+export async function saveRefreshed(fs: IndexedListingFs, state: WorkTreeState): Promise<void> {
+  if (state.scan.refreshed) await writeIndex(fs, state, state.index);
+}
+
+async function readText(fs: IndexedListingFs, path: string): Promise<string> {
+  try {
+    return await fs.readFile(path);
+  } catch {
+    return '';
+  }
+}
