@@ -38,7 +38,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
       beforeCommand: ({ command }) => (NETWORK_SUBCOMMANDS.has(command) ? { reject: true, message: offlineMessage(command, options.push !== undefined) } : undefined),
     },
   });
-  const fast = new FastPaths(git, options.fileStats ?? { numbering: 0, stat: () => undefined });
+  const fast = new FastPaths(git, options.fileStats ?? { numbering: 0, stat: () => undefined }, BASELINE_AUTHOR);
   let making: Promise<void> | null = null;
   // One per shell file system, so just-git's per-file-system lock still keeps two git commands from overlapping.
   const listings = new WeakMap<CommandContext['fs'], IndexedListingFs>();
@@ -92,7 +92,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
           exitCode: 128,
         };
       }
-      const quick = await fast.run(fs, invocation.args, invocation.cwd);
+      const quick = await fast.run(fs, invocation.args, invocation.cwd, env);
       if (quick) return shapeResult(quick, invocation);
       if (invocation.args[0] === 'add') {
         const top = await run(['rev-parse', '--show-toplevel'], invocation.cwd);

@@ -61,9 +61,9 @@ export class IndexedListingFs implements FileSystem {
     this.removed(path);
   }
 
-  /** The names in the folder `absolute` (normalised), from the index; undefined for a file or a missing path. */
-  namesIn(absolute: string): ReadonlySet<string> | undefined {
-    return this.index().get(absolute);
+  /** Every path of the file system (normalised, absolute), as it lists them. */
+  getAllPaths(): string[] {
+    return this.inner.getAllPaths();
   }
 
   private index(): Map<string, Set<string>> {

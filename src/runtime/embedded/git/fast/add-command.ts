@@ -4,7 +4,7 @@
 import type { IndexEntry } from '../git-index';
 import type { GitResult } from '../git-arguments';
 import type { IndexedListingFs } from '../indexed-listing-fs';
-import { untrackedFiles } from './untracked';
+import { foldersOf, untrackedFiles } from './untracked';
 import { indexStatOf, modeOf, readEntry, statData, type FileStats } from './work-tree-scan';
 import { writeIndex, type WorkTreeState } from './work-tree-state';
 
@@ -26,7 +26,8 @@ export function addScope(args: readonly string[]): string[] | null {
 export async function runAdd(fs: IndexedListingFs, stats: FileStats, state: WorkTreeState, scope: readonly string[]): Promise<GitResult | null> {
   const covers = (path: string) => scope.some((prefix) => prefix === '' || path === prefix || path.startsWith(`${prefix}/`));
   const entries = new Map<string, IndexEntry>(state.index.map((entry) => [entry.path, entry]));
-  const untracked = (await untrackedFiles(fs, state.workTree, new Set(entries.keys()))).filter(covers);
+  const tracked = new Set(entries.keys());
+  const untracked = (await untrackedFiles(fs, stats, state.workTree, tracked, foldersOf(tracked))).filter(covers);
   for (const prefix of scope) {
     const matches = (path: string) => prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
     if (![...entries.keys()].some(matches) && !untracked.some(matches)) return null;

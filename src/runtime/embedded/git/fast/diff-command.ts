@@ -5,7 +5,6 @@
 // text is git's. Anything else returns null, and just-git runs the command.
 import { createCommit, diffCommits, formatDiff, overlayRepo, readBlob, updateTree, writeTree, type GitRepo } from 'just-git/repo';
 import type { GitResult } from '../git-arguments';
-import { stagedChanges } from './staged-changes';
 import { needsQuoting } from './status-command';
 import { formatStat } from './diff-stat';
 import type { WorkTreeState } from './work-tree-state';
@@ -55,7 +54,7 @@ function changedPairs(state: WorkTreeState, request: Request): Pair[] | null {
   const indexed = new Map(state.index.map((entry) => [entry.path, { blobId: entry.blobId, mode: entry.mode }]));
   const pairs = new Map<string, Pair>();
   if (request.from === 'HEAD') {
-    const staged = stagedChanges(state.head, state.index);
+    const staged = state.staged;
     // A rename git would pair shows as a rename in its patch: left to just-git, like a rename still to be scored.
     if (!staged || staged.some((change) => change.kind === 'renamed')) return null;
     for (const change of staged) pairs.set(change.path, { path: change.path, before: state.head.get(change.path) ?? null, after: indexed.get(change.path) ?? null });

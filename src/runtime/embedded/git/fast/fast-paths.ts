@@ -1,4 +1,4 @@
-// Conch's own `git status`, `git diff` and `git add` for the commands an agent runs all the time, on stat data so
+// Conch's own `git status`, `git diff`, `git add` and `git commit` for the commands an agent runs all the time, on stat data so
 // that a 20,000-file repository costs what its changed files cost (see work-tree-scan.ts). Each one answers only
 // the forms it writes exactly as git does and returns null for anything else, which just-git then runs on the same
 // repository and index: nothing here changes what git means, only how long it takes.
@@ -6,6 +6,7 @@ import type { Git } from 'just-git';
 import type { GitResult } from '../git-arguments';
 import type { IndexedListingFs } from '../indexed-listing-fs';
 import { addScope, runAdd } from './add-command';
+import { commitRequest, runCommit } from './commit-command';
 import { diffRequest, runDiff } from './diff-command';
 import { runStatus, statusFormat } from './status-command';
 import type { FileStats } from './work-tree-scan';
@@ -19,19 +20,22 @@ export class FastPaths {
   constructor(
     private readonly git: Git,
     private readonly stats: FileStats,
+    private readonly identity: { name: string; email: string },
   ) {}
 
   /** `args` run in `cwd` if a fast path does them exactly, else null. */
-  async run(fs: IndexedListingFs, args: readonly string[], cwd: string): Promise<GitResult | null> {
+  async run(fs: IndexedListingFs, args: readonly string[], cwd: string, env: ReadonlyMap<string, string>): Promise<GitResult | null> {
     const [subcommand, ...rest] = args;
     const status = subcommand === 'status' ? statusFormat(rest) : null;
     const diff = subcommand === 'diff' ? diffRequest(rest) : null;
     const add = subcommand === 'add' ? addScope(rest) : null;
-    if (!status && !diff && !add) return null;
+    const commit = subcommand === 'commit' ? commitRequest(rest) : null;
+    if (!status && !diff && !add && !commit) return null;
     const state = await readWorkTreeState(this.git, fs, cwd, this.stats, this.heads);
     if (!state || state.workTree !== cwd) return null;
-    if (status) return runStatus(fs, state, status);
+    if (status) return runStatus(fs, this.stats, state, status);
     if (diff) return runDiff(fs, state, diff);
-    return add ? runAdd(fs, this.stats, state, add) : null;
+    if (add) return runAdd(fs, this.stats, state, add);
+    return commit ? runCommit(fs, state, commit, env, this.identity) : null;
   }
 }

@@ -2,9 +2,9 @@
 // the way git 2.39 writes them, from the stat-cached state (work-tree-state.ts). Other options, path limits, a
 // subfolder as cwd and paths git would quote return null: just-git runs the command then.
 import type { GitResult } from '../git-arguments';
-import { stagedChanges, type StagedChange } from './staged-changes';
+import type { StagedChange } from './staged-changes';
 import { collapseUntracked, foldersOf, untrackedFiles } from './untracked';
-import type { WorkTreeChange } from './work-tree-scan';
+import type { FileStats, WorkTreeChange } from './work-tree-scan';
 import { saveRefreshed, type WorkTreeState } from './work-tree-state';
 import type { IndexedListingFs } from '../indexed-listing-fs';
 
@@ -25,12 +25,12 @@ export function statusFormat(args: readonly string[]): Format | null {
 }
 
 /** `git status` from `state` run at the top of the work tree, or null when a path would need git's quoting. */
-export async function runStatus(fs: IndexedListingFs, state: WorkTreeState, format: Format): Promise<GitResult | null> {
-  const staged = stagedChanges(state.head, state.index);
+export async function runStatus(fs: IndexedListingFs, stats: FileStats, state: WorkTreeState, format: Format): Promise<GitResult | null> {
+  const staged = state.staged;
   if (!staged) return null;
   const tracked = new Set(state.index.map((entry) => entry.path));
-  const untrackedAll = await untrackedFiles(fs, state.workTree, tracked);
-  const untracked = collapseUntracked(untrackedAll, foldersOf(tracked));
+  const trackedFolders = foldersOf(tracked);
+  const untracked = collapseUntracked(await untrackedFiles(fs, stats, state.workTree, tracked, trackedFolders), trackedFolders);
   const unstaged = state.scan.changes;
   const shown = [...staged.flatMap((change) => (change.kind === 'renamed' ? [change.path, change.from] : [change.path])), ...unstaged.map((c) => c.entry.path), ...untracked];
   if (shown.some(needsQuoting)) return null;

@@ -2,8 +2,10 @@
 // the work tree (stat-cached, work-tree-scan.ts). Null when the repository is in a state the fast paths leave to
 // just-git (no commit yet, detached HEAD, a merge or rebase under way, merge conflicts, an upstream branch to report).
 import type { Git } from 'just-git';
-import { flattenTree, readCommit, readHead, type GitRepo } from 'just-git/repo';
+import { diffTrees, flattenTree, readCommit, readHead, type GitRepo } from 'just-git/repo';
+import { hexOf } from '../../../object-id';
 import { decodeIndex, encodeIndex, type IndexEntry } from '../git-index';
+import { stagedChanges, type StagedChange } from './staged-changes';
 import type { IndexedListingFs } from '../indexed-listing-fs';
 import { scanWorkTree, type FileStats, type WorkTreeScan } from './work-tree-scan';
 
@@ -21,24 +23,59 @@ export type WorkTreeState = {
   /** The index as it is now, stat data refreshed (written back by `save` when it changed). */
   index: IndexEntry[];
   scan: WorkTreeScan;
+  /** What the index stages against HEAD (staged-changes.ts; null: a rename to score, left to just-git). */
+  staged: StagedChange[] | null;
 };
 
 // Files whose presence means an operation is under way, which status reports and the fast paths do not.
 const OPERATION_FILES = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'rebase-merge', 'rebase-apply'];
 
-/** HEAD's flattened tree, kept for the next command while HEAD's tree stays the same. */
+/**
+ * HEAD's flattened tree, kept for the next command. When HEAD moves (a commit), the new tree is found from the old
+ * one by diffing the two, which reads only the subtrees that changed.
+ */
 export class HeadTreeCache {
   private treeId = '';
   private files: Map<string, HeadFile> = new Map();
+  /** The last index read, by its trailing checksum, and what it staged against which tree. */
+  private index: { checksum: string; entries: IndexEntry[]; tree: string; staged: StagedChange[] | null } | null = null;
+
+  /** The entries of the index file `bytes` and what they stage against `treeId`, decoded again only when they changed. */
+  indexOf(bytes: Uint8Array, treeId: string, head: ReadonlyMap<string, HeadFile>): { entries: IndexEntry[]; staged: StagedChange[] | null } | null {
+    const checksum = hexOf(bytes.subarray(bytes.length - 20));
+    if (this.index?.checksum !== checksum) {
+      const decoded = decodeIndex(bytes);
+      if (decoded.conflicted) return null;
+      this.index = { checksum, entries: decoded.entries, tree: '', staged: null };
+    }
+    if (this.index.tree !== treeId) Object.assign(this.index, { tree: treeId, staged: stagedChanges(head, this.index.entries) });
+    return this.index;
+  }
 
   async get(repo: GitRepo, treeId: string): Promise<ReadonlyMap<string, HeadFile>> {
     if (treeId === this.treeId) return this.files;
-    const files = new Map<string, HeadFile>();
-    for (const entry of await flattenTree(repo, treeId)) files.set(entry.path, { blobId: entry.hash, mode: parseInt(entry.mode, 8) });
+    const files = this.treeId === '' ? await flattened(repo, treeId) : await this.moved(repo, treeId);
     this.treeId = treeId;
     this.files = files;
     return files;
   }
+
+  private async moved(repo: GitRepo, treeId: string): Promise<Map<string, HeadFile>> {
+    const changes = await diffTrees(repo, this.treeId, treeId);
+    if (changes.length > this.files.size / 4) return flattened(repo, treeId);
+    const files = new Map(this.files);
+    for (const change of changes) {
+      if (change.status === 'deleted' || !change.newHash || !change.newMode) files.delete(change.path);
+      else files.set(change.path, { blobId: change.newHash, mode: parseInt(change.newMode, 8) });
+    }
+    return files;
+  }
+}
+
+async function flattened(repo: GitRepo, treeId: string): Promise<Map<string, HeadFile>> {
+  const files = new Map<string, HeadFile>();
+  for (const entry of await flattenTree(repo, treeId)) files.set(entry.path, { blobId: entry.hash, mode: parseInt(entry.mode, 8) });
+  return files;
 }
 
 /** The state of the repository at `cwd` (see the file comment), or null to leave the command to just-git. */
@@ -56,12 +93,12 @@ export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: str
   } catch {
     return null;
   }
-  const decoded = decodeIndex(indexBytes);
-  if (decoded.conflicted) return null;
   const commit = await readCommit(repo, headInfo.hash);
   const head = await heads.get(repo, commit.tree);
-  const scan = await scanWorkTree(fs, stats, workTree, decoded.entries);
-  return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan };
+  const index = heads.indexOf(indexBytes, commit.tree, head);
+  if (!index) return null;
+  const scan = await scanWorkTree(fs, stats, workTree, index.entries);
+  return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan, staged: index.staged };
 }
 
 /** Writes `entries` as the index of `state`'s repository. */
