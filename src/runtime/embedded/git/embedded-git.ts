@@ -92,7 +92,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
           exitCode: 128,
         };
       }
-      const quick = await fast.run(fs, invocation.args, invocation.cwd, env);
+      const quick = await fast.run(fs, invocation.args, invocation.cwd, env, run);
       if (quick) return shapeResult(quick, invocation);
       if (invocation.args[0] === 'add') {
         const top = await run(['rev-parse', '--show-toplevel'], invocation.cwd);

@@ -2,12 +2,13 @@
 // paths replaced, so only the folders on their way are written, not all of the repository's trees. It prints git's
 // summary. A rename, an empty message, nothing to commit, a date git would parse some other way, or any other
 // option return null, and just-git commits instead.
-import { createCommit, diffCommits, updateTree } from 'just-git/repo';
+import { createCommit, diffCommits, readBlob, updateTree } from 'just-git/repo';
+import { isBinary, shortStat } from './diff-stat';
 import type { GitResult } from '../git-arguments';
 import type { IndexEntry } from '../git-index';
 import type { IndexedListingFs } from '../indexed-listing-fs';
-import { stagedChanges } from './staged-changes';
-import { writeIndex, type WorkTreeState } from './work-tree-state';
+import { stagedChanges, type StagedChange } from './staged-changes';
+import { blobSize, writeIndex, type WorkTreeState } from './work-tree-state';
 
 type Request = { messages: string[]; all: boolean };
 type Identity = { name: string; email: string; timestamp: number; timezone: string };
@@ -50,38 +51,44 @@ export async function runCommit(fs: IndexedListingFs, state: WorkTreeState, requ
     }
   }
   const index = [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const staged = request.all ? stagedChanges(state.head, index) : state.staged;
-  if (!staged || staged.length === 0 || staged.some((change) => change.kind === 'renamed')) return null;
+  const staged = request.all ? await stagedChanges(state.head, index, blobSize(state.repo)) : state.staged;
+  if (!staged || staged.length === 0) return null;
   const config = await userConfig(fs, `${state.gitDir}/config`);
   const author = identity(env, 'AUTHOR', config, fallback);
   const committer = identity(env, 'COMMITTER', config, fallback);
   if (!author || !committer) return null;
 
   for (const file of written) await state.repo.objectStore.write('blob', file.data);
-  const updates = staged.map((change) => {
+  const updates = staged.flatMap((change) => {
     const entry = entries.get(change.path);
-    return entry ? { path: change.path, hash: entry.blobId, mode: entry.mode.toString(8) } : { path: change.path, hash: null };
+    const update = entry ? { path: change.path, hash: entry.blobId, mode: entry.mode.toString(8) } : { path: change.path, hash: null };
+    return change.kind === 'renamed' ? [{ path: change.from, hash: null }, update] : [update];
   });
   const tree = await updateTree(state.repo, state.headTree, updates);
   const commit = await createCommit(state.repo, { tree, parents: [state.headCommit], author, committer, message, branch: state.branch });
   await writeIndex(fs, state, index);
-  return { stdout: await summary(state, commit, message, staged.map((change) => change.path), entries), stderr: '', exitCode: 0 };
+  return { stdout: await summary(state, commit, message, staged, entries), stderr: '', exitCode: 0 };
 }
 
 // What git prints after a commit: the branch, short id and subject, the shortstat, then the files created, deleted
 // or whose mode changed.
-async function summary(state: WorkTreeState, commit: string, message: string, paths: string[], modes: ReadonlyMap<string, IndexEntry>): Promise<string> {
+async function summary(state: WorkTreeState, commit: string, message: string, staged: readonly StagedChange[], modes: ReadonlyMap<string, IndexEntry>): Promise<string> {
+  const paths = staged.map((change) => change.path);
   const subject = message.replace(/\n+$/, '').split('\n\n')[0].replace(/\n/g, ' ');
   let insertions = 0;
   let deletions = 0;
-  for (const diff of await diffCommits(state.repo, state.headCommit, commit, { renames: false })) {
+  for (const diff of await diffCommits(state.repo, state.headCommit, commit)) {
+    const sides = [state.head.get(diff.oldPath ?? diff.path)?.blobId, modes.get(diff.path)?.blobId];
+    if ((await Promise.all(sides.map(async (id) => id !== undefined && isBinary(await readBlob(state.repo, id))))).some(Boolean)) continue; // git counts no lines in a binary file
     for (const hunk of diff.hunks) for (const line of hunk.lines) line[0] === '+' ? insertions++ : line[0] === '-' ? deletions++ : 0;
   }
-  let out = `[${state.branch} ${commit.slice(0, 7)}] ${subject}\n ${paths.length} file${paths.length === 1 ? '' : 's'} changed`;
-  if (insertions || !deletions) out += `, ${insertions} insertion${insertions === 1 ? '' : 's'}(+)`;
-  if (deletions || !insertions) out += `, ${deletions} deletion${deletions === 1 ? '' : 's'}(-)`;
-  out += '\n';
-  for (const path of paths) {
+  let out = `[${state.branch} ${commit.slice(0, 7)}] ${subject}\n${shortStat(paths.length, insertions, deletions)}\n`;
+  for (const change of staged) {
+    const path = change.path;
+    if (change.kind === 'renamed') {
+      out += ` rename ${renameText(change.from, path)} (100%)\n`;
+      continue;
+    }
     const before = state.head.get(path)?.mode.toString(8);
     const now = modes.get(path)?.mode.toString(8);
     if (before === undefined && now !== undefined) out += ` create mode ${now} ${path}\n`;
@@ -89,6 +96,22 @@ async function summary(state: WorkTreeState, commit: string, message: string, pa
     else if (before !== now) out += ` mode change ${before} => ${now} ${path}\n`;
   }
   return out;
+}
+
+/** A rename as git's summaries print it: the common folders outside braces, `src/{a.js => b.js}`. */
+export function renameText(from: string, to: string): string {
+  const at = (text: string, i: number) => (i < text.length ? text[i] : '');
+  let prefix = 0;
+  for (let i = 0; i < from.length && i < to.length && from[i] === to[i]; i++) if (from[i] === '/') prefix = i + 1;
+  let suffix = 0;
+  const back = prefix ? 1 : 0;
+  for (let a = from.length, b = to.length; prefix - back <= a && prefix - back <= b && at(from, a) === at(to, b); a--, b--) {
+    if (at(from, a) === '/') suffix = from.length - a;
+  }
+  const fromMiddle = from.slice(prefix, Math.max(prefix, from.length - suffix));
+  const toMiddle = to.slice(prefix, Math.max(prefix, to.length - suffix));
+  if (prefix + suffix === 0) return `${from} => ${to}`;
+  return `${from.slice(0, prefix)}{${fromMiddle} => ${toMiddle}}${from.slice(from.length - suffix)}`;
 }
 
 /** git's `whitespace` clean-up of a message given with -m: no trailing spaces, no blank lines at the ends or twice. */

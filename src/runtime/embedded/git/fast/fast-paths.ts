@@ -9,6 +9,9 @@ import { addScope, runAdd } from './add-command';
 import { commitRequest, runCommit } from './commit-command';
 import { diffRequest, runDiff } from './diff-command';
 import { runStatus, statusFormat } from './status-command';
+import { correctShow, showsHead } from './show-command';
+import { readHead } from 'just-git/repo';
+import type { RunGit } from '../add-changes';
 import type { FileStats } from './work-tree-scan';
 import { readWorkTreeState, HeadTreeCache } from './work-tree-state';
 
@@ -24,12 +27,14 @@ export class FastPaths {
   ) {}
 
   /** `args` run in `cwd` if a fast path does them exactly, else null. */
-  async run(fs: IndexedListingFs, args: readonly string[], cwd: string, env: ReadonlyMap<string, string>): Promise<GitResult | null> {
+  /** @param runGit runs a command with just-git, for the commands whose output is only corrected here */
+  async run(fs: IndexedListingFs, args: readonly string[], cwd: string, env: ReadonlyMap<string, string>, runGit: RunGit): Promise<GitResult | null> {
     const [subcommand, ...rest] = args;
     const status = subcommand === 'status' ? statusFormat(rest) : null;
     const diff = subcommand === 'diff' ? diffRequest(rest) : null;
     const add = subcommand === 'add' ? addScope(rest) : null;
     const commit = subcommand === 'commit' ? commitRequest(rest) : null;
+    if (subcommand === 'show' && showsHead(rest)) return this.show(fs, args, cwd, runGit);
     if (!status && !diff && !add && !commit) return null;
     const state = await readWorkTreeState(this.git, fs, cwd, this.stats, this.heads);
     if (!state || state.workTree !== cwd) return null;
@@ -37,5 +42,12 @@ export class FastPaths {
     if (diff) return runDiff(fs, state, diff);
     if (add) return runAdd(fs, this.stats, state, add);
     return commit ? runCommit(fs, state, commit, env, this.identity) : null;
+  }
+
+  private async show(fs: IndexedListingFs, args: readonly string[], cwd: string, runGit: RunGit): Promise<GitResult | null> {
+    const repo = await this.git.findRepo({ fs, cwd });
+    const head = repo ? (await readHead(repo)).hash : null;
+    if (!repo || !head) return null;
+    return correctShow(repo, head, await runGit([...args], cwd));
   }
 }

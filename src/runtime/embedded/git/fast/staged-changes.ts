@@ -1,6 +1,7 @@
 // What the index stages against HEAD, with renames paired when the moved contents are unchanged (git's exact pass).
-// A deletion and an addition left unpaired might still be a rename by similarity, which git scores by content; that
-// case is left to just-git (null), so no rename is ever shown differently from git.
+// A deletion and an addition left unpaired might still be a rename by similarity, which git scores by content
+// unless their sizes already differ by more than half (then git does not score them either). A pair git would
+// score is left to just-git (null), so no rename is ever shown differently from git.
 import type { IndexEntry } from '../git-index';
 import { comparePaths } from './untracked';
 import type { HeadFile } from './work-tree-state';
@@ -11,7 +12,7 @@ export type StagedChange =
   | { kind: 'renamed'; path: string; from: string };
 
 /** The staged changes in path order (a rename under its new path), or null (see the file comment). */
-export function stagedChanges(head: ReadonlyMap<string, HeadFile>, index: readonly IndexEntry[]): StagedChange[] | null {
+export async function stagedChanges(head: ReadonlyMap<string, HeadFile>, index: readonly IndexEntry[], sizeOf: (blobId: string) => Promise<number>): Promise<StagedChange[] | null> {
   const changes: StagedChange[] = [];
   const added: IndexEntry[] = [];
   const staged = new Set<string>();
@@ -40,7 +41,11 @@ export function stagedChanges(head: ReadonlyMap<string, HeadFile>, index: readon
     } else unpairedAdded.push(entry);
   }
   const unpairedDeleted = deleted.filter((path) => !renamedFrom.has(path));
-  if (unpairedAdded.length > 0 && unpairedDeleted.length > 0) return null;
+  if (unpairedAdded.length > 0 && unpairedDeleted.length > 0) {
+    const addedSizes = await Promise.all(unpairedAdded.map((entry) => sizeOf(entry.blobId)));
+    const deletedSizes = await Promise.all(unpairedDeleted.map((path) => sizeOf(head.get(path)!.blobId)));
+    for (const a of addedSizes) for (const d of deletedSizes) if (Math.abs(a - d) * 2 <= Math.max(a, d)) return null;
+  }
   for (const entry of unpairedAdded) changes.push({ kind: 'added', path: entry.path });
   for (const path of unpairedDeleted) changes.push({ kind: 'deleted', path });
   return changes.sort((a, b) => comparePaths(a.path, b.path));

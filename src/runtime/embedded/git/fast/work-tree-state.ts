@@ -2,7 +2,7 @@
 // the work tree (stat-cached, work-tree-scan.ts). Null when the repository is in a state the fast paths leave to
 // just-git (no commit yet, detached HEAD, a merge or rebase under way, merge conflicts, an upstream branch to report).
 import type { Git } from 'just-git';
-import { diffTrees, flattenTree, readCommit, readHead, type GitRepo } from 'just-git/repo';
+import { diffTrees, flattenTree, readBlob, readCommit, readHead, type GitRepo } from 'just-git/repo';
 import { hexOf } from '../../../object-id';
 import { decodeIndex, encodeIndex, type IndexEntry } from '../git-index';
 import { stagedChanges, type StagedChange } from './staged-changes';
@@ -41,14 +41,14 @@ export class HeadTreeCache {
   private index: { checksum: string; entries: IndexEntry[]; tree: string; staged: StagedChange[] | null } | null = null;
 
   /** The entries of the index file `bytes` and what they stage against `treeId`, decoded again only when they changed. */
-  indexOf(bytes: Uint8Array, treeId: string, head: ReadonlyMap<string, HeadFile>): { entries: IndexEntry[]; staged: StagedChange[] | null } | null {
+  async indexOf(repo: GitRepo, bytes: Uint8Array, treeId: string, head: ReadonlyMap<string, HeadFile>): Promise<{ entries: IndexEntry[]; staged: StagedChange[] | null } | null> {
     const checksum = hexOf(bytes.subarray(bytes.length - 20));
     if (this.index?.checksum !== checksum) {
       const decoded = decodeIndex(bytes);
       if (decoded.conflicted) return null;
       this.index = { checksum, entries: decoded.entries, tree: '', staged: null };
     }
-    if (this.index.tree !== treeId) Object.assign(this.index, { tree: treeId, staged: stagedChanges(head, this.index.entries) });
+    if (this.index.tree !== treeId) Object.assign(this.index, { tree: treeId, staged: await stagedChanges(head, this.index.entries, blobSize(repo)) });
     return this.index;
   }
 
@@ -70,6 +70,11 @@ export class HeadTreeCache {
     }
     return files;
   }
+}
+
+/** A blob's size, as stagedChanges asks for it. */
+export function blobSize(repo: GitRepo): (blobId: string) => Promise<number> {
+  return async (blobId) => (await readBlob(repo, blobId)).length;
 }
 
 async function flattened(repo: GitRepo, treeId: string): Promise<Map<string, HeadFile>> {
@@ -95,7 +100,7 @@ export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: str
   }
   const commit = await readCommit(repo, headInfo.hash);
   const head = await heads.get(repo, commit.tree);
-  const index = heads.indexOf(indexBytes, commit.tree, head);
+  const index = await heads.indexOf(repo, indexBytes, commit.tree, head);
   if (!index) return null;
   const scan = await scanWorkTree(fs, stats, workTree, index.entries);
   return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan, staged: index.staged };
