@@ -48,6 +48,12 @@ export class MemoryStat {
     return { kind, mode: entry.mode, size, mtimeMs: entry.mtime.getTime(), token: this.tokenOf(entry) };
   }
 
+  /** Every path stored (normalised, absolute), straight from the file system's own Map; undefined when unknown. */
+  paths(): Iterable<string> | undefined {
+    const entries = (this.memory() as unknown as { data?: unknown }).data;
+    return entries instanceof Map ? (entries.keys() as Iterable<string>) : undefined;
+  }
+
   private tokenOf(entry: object): number {
     let token = this.tokens.map.get(entry);
     if (token === undefined) {

@@ -36,7 +36,7 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   const tree = await updateTree(repo, emptyTree, entries.map((entry) => ({ path: entry.path, hash: entry.blobId })));
   const author = { ...BASELINE_AUTHOR, date };
   const commit = await createCommit(repo, { tree, parents: [], author, committer: author, message: `Imported ${baseline.name}\n`, branch: BASELINE_BRANCH });
-  await fs.writeFile(`${repo.gitDir}/index`, encodeIndex(entries));
+  await fs.writeFile(`${repo.gitDir}/index`, await encodeIndex(entries));
   return commit;
 }
 

@@ -2,8 +2,7 @@
 // format but does not export its reader or writer, and leaves every entry's stat data at zero, so it compares file
 // contents on every status. Conch's fast paths (fast/) keep real stat data in it instead (see work-tree-scan.ts for
 // what each field holds), and just-git, which keeps the stat fields it reads, goes on working on the same file.
-import { sha1 } from '@noble/hashes/legacy.js';
-import { hexOf, isObjectId, writeIdBytes } from '../../object-id';
+import { hexOf } from '../../object-id';
 
 /** What an index entry remembers of the file it was staged from; all zero when unknown. */
 export type IndexStat = { mtimeSeconds: number; mtimeNanoseconds: number; dev: number; ino: number; size: number };
@@ -27,10 +26,11 @@ const decoder = new TextDecoder();
 
 /**
  * The index file staging `entries` at stage 0 with their stat data (zero where absent), sorted by path bytes as git
- * requires, with its SHA-1 trailer.
+ * requires, with its SHA-1 trailer. Written for 20,000 entries after every `git add`, so the names and ids are put in
+ * without a copy each, and the one big checksum is Web Crypto's.
  */
-export function encodeIndex(entries: readonly IndexEntry[]): Uint8Array {
-  const named = entries.map((entry) => ({ entry, name: encoder.encode(entry.path) })).sort((a, b) => compareBytes(a.name, b.name));
+export async function encodeIndex(entries: readonly IndexEntry[]): Promise<Uint8Array> {
+  const named = entries.map((entry) => ({ entry, name: nameBytes(entry.path) })).sort((a, b) => compareNames(a, b));
   let size = HEADER_BYTES;
   for (const { name } of named) size += paddedEntryBytes(name.length);
   const bytes = new Uint8Array(size + TRAILER_BYTES);
@@ -47,14 +47,48 @@ export function encodeIndex(entries: readonly IndexEntry[]): Uint8Array {
     view.setUint32(offset + 20, stat.ino >>> 0);
     view.setUint32(offset + 24, entry.mode);
     view.setUint32(offset + 36, stat.size >>> 0);
-    if (!isObjectId(entry.blobId)) throw new Error(`"${entry.blobId}" is not a git object id (40 lowercase hex digits).`);
-    writeIdBytes(entry.blobId, bytes, offset + 40);
+    writeHexId(entry.blobId, bytes, offset + 40);
     view.setUint16(offset + 60, Math.min(name.length, NAME_LENGTH_MASK));
-    bytes.set(name, offset + FIXED_ENTRY_BYTES);
+    if (typeof name.text === 'string') for (let i = 0; i < name.length; i++) bytes[offset + FIXED_ENTRY_BYTES + i] = name.text.charCodeAt(i);
+    else bytes.set(name.text, offset + FIXED_ENTRY_BYTES);
     offset += paddedEntryBytes(name.length); // the padding is the NUL bytes the buffer already holds
   }
-  bytes.set(sha1(bytes.subarray(0, size)), size);
+  bytes.set(new Uint8Array(await crypto.subtle.digest('SHA-1', bytes.subarray(0, size))), size);
   return bytes;
+}
+
+/** A path's bytes: the string itself when it is ASCII (one byte per character), else its UTF-8 encoding. */
+type Name = { text: string | Uint8Array; length: number };
+function nameBytes(path: string): Name {
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) > 0x7f) {
+    const encoded = encoder.encode(path);
+    return { text: encoded, length: encoded.length };
+  }
+  return { text: path, length: path.length };
+}
+
+function compareNames(a: { name: Name }, b: { name: Name }): number {
+  const x = a.name.text;
+  const y = b.name.text;
+  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0; // ASCII: code order is byte order
+  return compareBytes(typeof x === 'string' ? encoder.encode(x) : x, typeof y === 'string' ? encoder.encode(y) : y);
+}
+
+/** Writes the 20 bytes of the object id `id` at `offset`; throws when it is not 40 lowercase hex digits. */
+function writeHexId(id: string, target: Uint8Array, offset: number): void {
+  if (id.length !== 40) throw new Error(`"${id}" is not a git object id (40 lowercase hex digits).`);
+  for (let i = 0; i < 20; i++) {
+    const high = hexValue(id.charCodeAt(2 * i));
+    const low = hexValue(id.charCodeAt(2 * i + 1));
+    if (high < 0 || low < 0) throw new Error(`"${id}" is not a git object id (40 lowercase hex digits).`);
+    target[offset + i] = (high << 4) | low;
+  }
+}
+
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
 }
 
 /**

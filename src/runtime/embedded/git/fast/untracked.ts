@@ -12,7 +12,7 @@ export async function untrackedFiles(fs: IndexedListingFs, stats: FileStats, wor
   const rules = new RuleCache(fs, workTree);
   const prefix = `${workTree}/`;
   const found = new Set<string>();
-  for (const absolute of fs.getAllPaths()) {
+  for (const absolute of stats.paths?.() ?? fs.getAllPaths()) {
     if (!absolute.startsWith(prefix)) continue;
     const path = absolute.slice(prefix.length);
     if (tracked.has(path) || trackedFolders.has(path) || path === '.git' || path.startsWith('.git/')) continue;

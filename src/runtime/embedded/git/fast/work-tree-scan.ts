@@ -12,7 +12,12 @@ import { blobIdOf } from './blob-id';
 export type FileStatData = { kind: 'file' | 'symlink' | 'directory'; mode: number; size: number; mtimeMs: number; token: number };
 
 /** Where stat data comes from without an await (MemoryStat); undefined sends the scan to the file system's lstat. */
-export type FileStats = { readonly numbering: number; stat(absolute: string): FileStatData | undefined };
+export type FileStats = {
+  readonly numbering: number;
+  stat(absolute: string): FileStatData | undefined;
+  /** Every path of the file system, if it can list them faster than its getAllPaths. */
+  paths?(): Iterable<string> | undefined;
+};
 
 /** An index entry whose file differs: changed contents or mode (`data`, `blobId`, `mode` of the file), or gone. */
 export type WorkTreeChange =

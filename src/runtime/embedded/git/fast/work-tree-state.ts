@@ -108,7 +108,7 @@ export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: str
 
 /** Writes `entries` as the index of `state`'s repository. */
 export async function writeIndex(fs: IndexedListingFs, state: WorkTreeState, entries: readonly IndexEntry[]): Promise<void> {
-  await fs.writeFile(`${state.gitDir}/index`, encodeIndex(entries));
+  await fs.writeFile(`${state.gitDir}/index`, await encodeIndex(entries));
 }
 
 /** Writes the refreshed stat data back, when the scan refreshed any (what real git's status does too). */
