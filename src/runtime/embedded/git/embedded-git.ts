@@ -1,6 +1,8 @@
 // The embedded runtime's `git`: just-git over the workspace's own file system, local only. Loaded on the first `git`
 // command (git-command.ts), so its ~130 kB stay out of start-up. Before the first command that runs inside the
-// workspace, a workspace without `.git` becomes a repository whose first commit is the imported baseline.
+// workspace, a workspace without `.git` becomes a repository whose first commit is the imported baseline. The
+// everyday status, diff, add, commit and show run on Conch's stat-cached fast paths (fast/) instead, in the forms
+// they write exactly as git does; everything else is just-git's.
 
 import type { Command, CommandContext } from 'just-bash';
 import { createGit } from 'just-git';

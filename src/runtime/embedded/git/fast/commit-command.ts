@@ -66,7 +66,7 @@ export async function runCommit(fs: IndexedListingFs, state: WorkTreeState, requ
   });
   const tree = await updateTree(state.repo, state.headTree, updates);
   const commit = await createCommit(state.repo, { tree, parents: [state.headCommit], author, committer, message, branch: state.branch });
-  await writeIndex(fs, state, index);
+  if (request.all) await writeIndex(fs, state, index);
   return { stdout: await summary(state, commit, message, staged, entries), stderr: '', exitCode: 0 };
 }
 

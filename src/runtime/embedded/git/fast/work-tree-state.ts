@@ -25,6 +25,8 @@ export type WorkTreeState = {
   scan: WorkTreeScan;
   /** What the index stages against HEAD (staged-changes.ts; null: a rename to score, left to just-git). */
   staged: StagedChange[] | null;
+  /** Where this state came from, told of each index written so that the next command need not decode it. */
+  cache: HeadTreeCache;
 };
 
 // Files whose presence means an operation is under way, which status reports and the fast paths do not.
@@ -39,6 +41,11 @@ export class HeadTreeCache {
   private files: Map<string, HeadFile> = new Map();
   /** The last index read, by its trailing checksum, and what it staged against which tree. */
   private index: { checksum: string; entries: IndexEntry[]; tree: string; staged: StagedChange[] | null } | null = null;
+
+  /** `entries` were just written as the index file `bytes`: the next read of it takes them as they are. */
+  remember(bytes: Uint8Array, entries: IndexEntry[]): void {
+    this.index = { checksum: hexOf(bytes.subarray(bytes.length - 20)), entries, tree: '', staged: null };
+  }
 
   /** The entries of the index file `bytes` and what they stage against `treeId`, decoded again only when they changed. */
   async indexOf(repo: GitRepo, bytes: Uint8Array, treeId: string, head: ReadonlyMap<string, HeadFile>): Promise<{ entries: IndexEntry[]; staged: StagedChange[] | null } | null> {
@@ -103,12 +110,16 @@ export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: str
   const index = await heads.indexOf(repo, indexBytes, commit.tree, head);
   if (!index) return null;
   const scan = await scanWorkTree(fs, stats, workTree, index.entries);
-  return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan, staged: index.staged };
+  return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan, staged: index.staged, cache: heads };
 }
 
 /** Writes `entries` as the index of `state`'s repository. */
 export async function writeIndex(fs: IndexedListingFs, state: WorkTreeState, entries: readonly IndexEntry[]): Promise<void> {
-  await fs.writeFile(`${state.gitDir}/index`, await encodeIndex(entries));
+  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const bytes = await encodeIndex(sorted);
+  await fs.writeFile(`${state.gitDir}/index`, bytes);
+  // Only plain-ASCII orders are certain to be the file's own; others are decoded again next time.
+  if (sorted.every((entry) => /^[\x00-\x7f]*$/.test(entry.path))) state.cache.remember(bytes, sorted);
 }
 
 /** Writes the refreshed stat data back, when the scan refreshed any (what real git's status does too). */
