@@ -12,6 +12,7 @@ import { runSearchAsync, runtimeSearchSource } from '../search/run-search-async'
 import { searchCommands } from './shell/search-commands';
 import { BashSession, type EmbeddedExecOptions } from './bash-session';
 import { SearchIndex } from './search-index';
+import { MemoryStat } from './memory-stat';
 import { ObservedFs } from './observed-fs';
 import { StagedWorkspace } from '../workspace/staged-workspace';
 import { DEFAULT_WORKDIR, normalizeAbsolute, parentOf, relativeTo, resolvePath } from '../paths';
@@ -31,7 +32,7 @@ export { DEFAULT_WORKDIR };
 export type { EmbeddedExecOptions, EmbeddedRuntime, EmbeddedRuntimeFork, EmbeddedRuntimeOptions };
 
 /** What a fork's runtime starts from: the fork's file system and the parent's shell and places. */
-type ForkedFrom = { memory: InMemoryFs; cwd: string; env?: Record<string, string>; readOnly: ReadOnlyPlaces; baseline: PendingBaseline };
+type ForkedFrom = { memory: InMemoryFs; cwd: string; env?: Record<string, string>; readOnly: ReadOnlyPlaces; baseline: PendingBaseline; stats: MemoryStat };
 
 /**
  * Creates the in-process embedded runtime with `files` written under `workdir`. It is ready at once (synchronous);
@@ -54,6 +55,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private readonly changes = new WatchBatcher();
   /** The imported tree `git` makes the first commit of, when it first runs in a workspace without `.git`. */
   private readonly baseline: PendingBaseline;
+  /** Stat data of the files for git's index, without an await (shares its tokens with the forks). */
+  private readonly stats: MemoryStat;
   private readonly node: NodeCommand = createNodeCommand();
   private readonly searchIndex = new SearchIndex(() => this.memory);
   private readonly npm: NpmCommands;
@@ -69,6 +72,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     const memory = forked?.memory ?? new InMemoryFs();
     this.memory = memory;
     this.baseline = forked?.baseline ?? new PendingBaseline();
+    this.stats = new MemoryStat(() => this.memory, forked?.stats);
     this.readOnly = forked?.readOnly ?? new ReadOnlyPlaces();
     if (!forked) {
       memory.mkdirSync(this.workdir, { recursive: true });
@@ -78,7 +82,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths), (paths) => this.readOnly.check(paths), (path) => detachEntry(this.memory, path));
     this.npm = createNpmCommands(options.npm);
     const commands = [
-      lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush }),
+      lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush, fileStats: this.stats }),
       this.npm.beforeUse(this.node.command),
       ...this.npm.commands,
       ...searchCommands(() => this.searchIndex.current()),
@@ -92,7 +96,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     if (this.forked) throw new Error('A fork cannot be forked again; fork the live workspace instead.');
     const cwd = options.cwd !== undefined ? this.resolve(options.cwd) : this.shell.directory;
     const files = forkMemory(this.memory, this.workdir);
-    const forked: ForkedFrom = { memory: files.memory, cwd, env: options.env, readOnly: this.readOnly, baseline: this.baseline.copy() };
+    const forked: ForkedFrom = { memory: files.memory, cwd, env: options.env, readOnly: this.readOnly, baseline: this.baseline.copy(), stats: this.stats };
     const runtime = new InProcessEmbeddedRuntime(this.options, forked);
     return {
       runtime,

@@ -5,7 +5,8 @@
 import type { FileSystem, Git } from 'just-git';
 import { createCommit, updateTree, writeTree } from 'just-git/repo';
 import type { WorkspaceBaseline } from '../../types';
-import { encodeIndex, type IndexEntry } from './git-index';
+import { encodeIndex, type IndexEntry, type IndexStat } from './git-index';
+import { indexStatOf, modeOf, type FileStats } from './fast/work-tree-scan';
 
 /** Who made the baseline commit. */
 export const BASELINE_AUTHOR = { name: 'Conch', email: 'conch@localhost' };
@@ -18,7 +19,7 @@ const PLAIN_FILE_MODE = 0o100644;
  * author Conch, at `date`), with the index staging exactly those files and `origin` set to its remote URL if it has
  * one; the work tree is not touched. Returns the commit's id.
  */
-export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date()): Promise<string> {
+export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date(), stats?: FileStats): Promise<string> {
   const files = await baseline.files();
   const init = await git.exec(`init -b ${BASELINE_BRANCH}`, { fs, cwd: workdir });
   if (init.exitCode !== 0) throw new Error(init.stderr.trim() || `git init failed with exit code ${init.exitCode}`);
@@ -30,7 +31,7 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   for (const file of files) {
     // A baseline that came with its own .git keeps it as the repository, not as tracked files.
     if (file.path.split('/').includes('.git')) continue;
-    entries.push({ path: file.path, blobId: await repo.objectStore.write('blob', file.data), mode: PLAIN_FILE_MODE });
+    entries.push({ path: file.path, blobId: await repo.objectStore.write('blob', file.data), mode: PLAIN_FILE_MODE, stat: await unchangedStat(fs, stats, `${workdir}/${file.path}`, file.data) });
   }
   const emptyTree = await writeTree(repo, []);
   const tree = await updateTree(repo, emptyTree, entries.map((entry) => ({ path: entry.path, hash: entry.blobId })));
@@ -38,6 +39,16 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   const commit = await createCommit(repo, { tree, parents: [], author, committer: author, message: `Imported ${baseline.name}\n`, branch: BASELINE_BRANCH });
   await fs.writeFile(`${repo.gitDir}/index`, await encodeIndex(entries));
   return commit;
+}
+
+// A work-tree file still holding exactly the imported bytes gets its stat data in the index, so the first status
+// after the import does not read and hash the whole tree again.
+async function unchangedStat(fs: FileSystem, stats: FileStats | undefined, path: string, data: Uint8Array): Promise<IndexStat | undefined> {
+  const info = stats?.stat(path);
+  if (!stats || !info || info.kind !== 'file' || info.token === 0 || info.size !== data.length || modeOf(info) !== PLAIN_FILE_MODE) return undefined;
+  const now = await fs.readFileBuffer(path);
+  for (let i = 0; i < data.length; i++) if (now[i] !== data[i]) return undefined;
+  return indexStatOf(info, stats.numbering);
 }
 
 async function addOrigin(git: Git, fs: FileSystem, workdir: string, url: string): Promise<void> {

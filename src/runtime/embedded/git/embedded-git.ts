@@ -1,6 +1,8 @@
 // The embedded runtime's `git`: just-git over the workspace's own file system, local only. Loaded on the first `git`
 // command (git-command.ts), so its ~130 kB stay out of start-up. Before the first command that runs inside the
-// workspace, a workspace without `.git` becomes a repository whose first commit is the imported baseline.
+// workspace, a workspace without `.git` becomes a repository whose first commit is the imported baseline. The
+// everyday status, diff, add, commit and show run on Conch's stat-cached fast paths (fast/) instead, in the forms
+// they write exactly as git does; everything else is just-git's.
 
 import type { Command, CommandContext } from 'just-bash';
 import { createGit } from 'just-git';
@@ -8,6 +10,8 @@ import { isInside } from '../../paths';
 import { addChangedPaths, stagesWholeTree, type RunGit } from './add-changes';
 import { BASELINE_AUTHOR, commitBaseline } from './baseline-repo';
 import { prepareInvocation, shapeResult, type ArgumentContext } from './git-arguments';
+import { FastPaths } from './fast/fast-paths';
+import type { FileStats } from './fast/work-tree-scan';
 import { IndexedListingFs } from './indexed-listing-fs';
 import type { PendingBaseline } from './pending-baseline';
 import { pushThroughPage } from './push-through-page';
@@ -20,6 +24,8 @@ export type EmbeddedGitOptions = {
   baseline: PendingBaseline;
   /** The page's side of `git push` (push-through-page.ts); without it, push says there is no network. */
   push?: GitPushHost;
+  /** Stat data of the shell's files without an await (the runtime's MemoryStat); without it every file is read. */
+  fileStats?: FileStats;
 };
 
 /** Subcommands that need a remote: there is no network in the embedded runtime. */
@@ -34,6 +40,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
       beforeCommand: ({ command }) => (NETWORK_SUBCOMMANDS.has(command) ? { reject: true, message: offlineMessage(command, options.push !== undefined) } : undefined),
     },
   });
+  const fast = new FastPaths(git, options.fileStats ?? { numbering: 0, stat: () => undefined }, BASELINE_AUTHOR);
   let making: Promise<void> | null = null;
   // One per shell file system, so just-git's per-file-system lock still keeps two git commands from overlapping.
   const listings = new WeakMap<CommandContext['fs'], IndexedListingFs>();
@@ -49,7 +56,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
         return;
       }
       try {
-        await commitBaseline(git, fs, options.workdir, baseline);
+        await commitBaseline(git, fs, options.workdir, baseline, new Date(), options.fileStats);
       } catch (error) {
         await fs.rm(gitDir, { recursive: true, force: true }).catch(() => undefined); // no half-made repository
         throw error;
@@ -87,6 +94,8 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
           exitCode: 128,
         };
       }
+      const quick = await fast.run(fs, invocation.args, invocation.cwd, env, run);
+      if (quick) return shapeResult(quick, invocation);
       if (invocation.args[0] === 'add') {
         const top = await run(['rev-parse', '--show-toplevel'], invocation.cwd);
         const root = top.exitCode === 0 ? top.stdout.trim() : null;
