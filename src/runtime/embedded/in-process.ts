@@ -279,7 +279,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
 
   copyEntries(paths: string[]): Promise<CopiedEntry[]> {
     this.assertLive();
-    return copyEntries(memoryScanSource(this.fs, this.workdir), paths.map((path) => this.inside(path, 'copy')));
+    return copyEntries(memoryScanSource(this.fs, this.workdir, true), paths.map((path) => this.inside(path, 'copy')));
   }
 
   /** Removals, folders and writes straight into the in-memory fs (checked first), reported to the watchers as one batch. */

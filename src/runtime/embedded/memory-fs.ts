@@ -34,9 +34,19 @@ export async function listFolder(fs: IFileSystem, absolute: string): Promise<{ n
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The workspace under `workdir` as a scan reads it: links to files read as the file, links to folders skipped. */
-export function memoryScanSource(fs: IFileSystem, workdir: string): ScanSource {
+/**
+ * The workspace under `workdir` as a scan reads it: links to files read as the file, links to folders skipped.
+ * `settled` says nothing writes while it is read (a rollback copy): folders are then listed from one index of all
+ * paths, since just-bash's readdir scans every path there is and a copy after `git` or `npm install` lists hundreds.
+ */
+export function memoryScanSource(fs: IFileSystem, workdir: string, settled = false): ScanSource {
   const absolute = (relative: string) => (relative === '' ? workdir : `${workdir}/${relative}`);
+  let listing: Map<string, string[]> | undefined;
+  const listed = (folder: string) => {
+    if (!settled || !fs.getAllPaths) return undefined;
+    listing ??= childrenIndex(fs.getAllPaths());
+    return listing.get(folder);
+  };
   const kindOf = async (target: string): Promise<'file' | 'dir' | undefined> => {
     const type = await entryType(fs, target, false);
     if (type !== 'symlink') return type;
@@ -46,7 +56,10 @@ export function memoryScanSource(fs: IFileSystem, workdir: string): ScanSource {
     kindOf: (relative) => kindOf(absolute(relative)),
     list: async (relative) => {
       const folder = absolute(relative);
-      const entries = await listFolder(fs, folder);
+      const names = listed(folder);
+      const entries = names
+        ? await Promise.all(names.sort().map(async (name) => ({ name, type: (await entryType(fs, `${folder}/${name}`, false)) ?? ('file' as EntryType) })))
+        : await listFolder(fs, folder);
       if (!entries.some((entry) => entry.type === 'symlink')) return entries.map((entry) => ({ name: entry.name, kind: entry.type as 'file' | 'dir' }));
       return Promise.all(
         entries.map(async (entry) => ({ name: entry.name, kind: entry.type === 'symlink' ? await kindOf(`${folder}/${entry.name}`) : entry.type })),
@@ -54,6 +67,20 @@ export function memoryScanSource(fs: IFileSystem, workdir: string): ScanSource {
     },
     read: (relative) => fs.readFileBuffer(absolute(relative)),
   };
+}
+
+/** Folder -> the names in it, from every stored path (absolute, normalised). */
+function childrenIndex(paths: Iterable<string>): Map<string, string[]> {
+  const children = new Map<string, string[]>();
+  for (const path of paths) {
+    const cut = path.lastIndexOf('/');
+    if (cut < 0 || path === '/') continue;
+    const folder = cut === 0 ? '/' : path.slice(0, cut);
+    let names = children.get(folder);
+    if (!names) children.set(folder, (names = []));
+    names.push(path.slice(cut + 1));
+  }
+  return children;
 }
 
 /**

@@ -27,4 +27,22 @@ describe('RollbackCopy', () => {
     expect(await listing(refilled)).toEqual(await listing(runtime));
     expect((await listing(runtime)).filter((l) => l.startsWith('dir'))).toEqual(['dir ', 'dir a', 'dir a/keep', 'dir a/keep/node_modules', 'dir n', 'dir n/m']);
   });
+
+  it('reads back a command that wrote thousands of files as the few folders above them, and folds them in whole', async () => {
+    const runtime = createEmbeddedRuntime();
+    await runtime.importFiles([{ path: 'src/app.js', data: enc('app') }]);
+    const copy = new RollbackCopy();
+    copy.replace([{ path: 'src/app.js', data: enc('app') }]);
+    await runtime.exec('mkdir -p .git/objects && for d in a b c; do mkdir -p .git/objects/$d; for f in 1 2 3; do echo $d$f > .git/objects/$d/$f; done; done');
+    const written = ['.git', '.git/objects', ...['a', 'b', 'c'].flatMap((d) => [`.git/objects/${d}`, ...[1, 2, 3].map((f) => `.git/objects/${d}/${f}`)])];
+    copy.markChanged([...written].reverse());
+    copy.markChanged(['src/app.js']);
+    const roots = copy.takeChanged();
+    expect(roots.sort()).toEqual(['.git', 'src/app.js']);
+    copy.update(roots, await runtime.copyEntries(roots));
+    const refilled = createEmbeddedRuntime();
+    await refilled.applyChanges(copy.refill());
+    expect(new TextDecoder().decode(await refilled.readFile('.git/objects/b/3'))).toBe('b3\n');
+    expect((await refilled.scan([''])).map((e) => e.path)).toEqual((await runtime.scan([''])).map((e) => e.path));
+  });
 });

@@ -10,7 +10,6 @@ import type { CopiedEntry } from '../workspace/scan';
 /** Workdir-relative path -> bytes, or null for a folder. */
 type Entries = Map<string, Uint8Array | null>;
 
-const isBelow = (path: string, root: string) => root === '' || path === root || path.startsWith(`${root}/`);
 
 /** The workspace as the page last knew it, and the paths changed since. */
 export class RollbackCopy {
@@ -72,15 +71,21 @@ export class RollbackCopy {
 
   /** The changed paths to read back, forgotten here (the caller folds the copies in with `update`). */
   takeChanged(): string[] {
-    const paths = [...this.changed];
+    const paths = new Set(this.changed);
     this.changed.clear();
-    return paths.includes('') ? [''] : paths;
+    if (paths.has('')) return [''];
+    // A path below another changed path is read with it: copying a folder and again its files costs a listing each.
+    return [...paths].filter((path) => !hasAncestorIn(path, paths));
   }
 
   /** Folds in fresh copies of `roots`: what was below each root is replaced by what was read there. */
   update(roots: string[], copies: CopiedEntry[]): void {
-    for (const root of roots) {
-      for (const path of [...this.entries.keys()]) if (isBelow(path, root)) this.entries.delete(path);
+    if (roots.includes('')) this.entries.clear();
+    else if (roots.length > 0) {
+      // One pass over the copy, each path checked against the roots by its own ancestors: a command that wrote
+      // 20,000 files (git's objects, an npm install) must not cost roots × entries.
+      const rooted = new Set(roots);
+      for (const path of [...this.entries.keys()]) if (isBelowAny(path, rooted)) this.entries.delete(path);
     }
     for (const entry of copies) {
       if (entry.kind === 'missing') continue;
@@ -99,6 +104,17 @@ export class RollbackCopy {
     }
     return { removeFiles: [], removeFolders: [], makeFolders, writeFiles };
   }
+}
+
+/** Whether `path` is one of `roots` or lies below one. */
+function isBelowAny(path: string, roots: ReadonlySet<string>): boolean {
+  return roots.has(path) || hasAncestorIn(path, roots);
+}
+
+/** Whether a folder above `path` is one of `roots`. */
+function hasAncestorIn(path: string, roots: ReadonlySet<string>): boolean {
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) if (roots.has(path.slice(0, cut))) return true;
+  return false;
 }
 
 function addParents(entries: Entries, path: string): void {
