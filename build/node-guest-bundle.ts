@@ -22,6 +22,7 @@ export const GUEST_PACKAGES: Record<string, string> = {
   stream: 'stream-browserify',
   string_decoder: 'string_decoder/',
   url: 'url/',
+  punycode: 'punycode/',
   inspect: 'node-inspect-extracted',
 };
 

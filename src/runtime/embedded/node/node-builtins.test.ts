@@ -132,6 +132,23 @@ describe('node core modules', () => {
     expect(result.exitCode).toBe(3);
   });
 
+  it('fs.access checks the execute bit: a plain file is not X_OK, a chmod +x one is', async () => {
+    const script =
+      "const fs = require('fs'); fs.writeFileSync('plain.sh', 'x'); fs.writeFileSync('run.sh', 'x'); fs.chmodSync('run.sh', 0o755);" +
+      "for (const f of ['plain.sh', 'run.sh']) { try { fs.accessSync(f, fs.constants.X_OK); console.log(f, 'ok') } catch (e) { console.log(f, e.code, e.syscall) } }" +
+      "fs.access('plain.sh', fs.constants.F_OK | fs.constants.X_OK, (e) => console.log('callback', e && e.code));" +
+      "fs.promises.access('run.sh', fs.constants.X_OK).then(() => console.log('promise ok'));";
+    const result = await ws.run(`node -e "${script}"`);
+    expect(result.output).toBe('plain.sh EACCES access\nrun.sh ok\ncallback EACCES\npromise ok\n');
+  });
+
+  it('punycode converts as Node 20 does (the legacy url package and others require it)', async () => {
+    const script = "const p = require('punycode'); console.log(p.toASCII('mañana.com'), p.toUnicode('xn--maana-pta.com'), p.encode('ü'), p.ucs2.decode('\\u{1F600}').length)";
+    const result = await ws.run(`node -e "${script}"`);
+    expect(result.output).toBe('xn--maana-pta.com mañana.com tda 1\n');
+    expect(result.exitCode).toBe(0);
+  });
+
   it('process.exit stops at once, after the exit listeners', async () => {
     expect(await ws.run('node exit.js')).toEqual({ output: 'before\nexiting with 4\n', exitCode: 4 });
     expect(await ws.run('node exit-in-listener.js')).toEqual({ output: 'listener 1 0\n', exitCode: 5 });
@@ -173,6 +190,7 @@ describe('node core modules', () => {
     const embedded = await ws.run('node warn.js 2>err.txt; cat err.txt');
     expect(normalize(embedded.output)).toBe(normalize(real.stdout + real.stderr));
     expect((await ws.run('node --no-warnings warn.js 2>&1')).output).toBe(real.stdout);
+    expect((await ws.run('NODE_OPTIONS="--max-old-space-size=512 --no-warnings" node warn.js 2>&1')).output).toBe(real.stdout);
   });
 
   it('modules the embedded runtime cannot offer say so and name the WebContainer runtime', async () => {

@@ -41,10 +41,10 @@ export function emitWarningOf(process: WarningProcess, writeStderr: (text: strin
       throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "warning" argument must be of type string or an instance of Error. Received ${typeof warning}`);
     }
     const deprecation = error.name === 'DeprecationWarning';
-    if (deprecation && (process.noDeprecation || process.execArgv.includes('--no-deprecation'))) return;
+    if (deprecation && (process.noDeprecation || hasFlag(process, '--no-deprecation'))) return;
     process.nextTick(() => {
       process.emit('warning', error);
-      if (process.execArgv.includes('--no-warnings') || process.env.NODE_NO_WARNINGS === '1') return;
+      if (hasFlag(process, '--no-warnings') || process.env.NODE_NO_WARNINGS === '1') return;
       const shownCode = error.code === undefined ? '' : `[${error.code}] `;
       let text = `(node:${process.pid}) ${shownCode}${error.name}: ${error.message}\n`;
       if (error.detail !== undefined) text += `${error.detail}\n`;
@@ -56,4 +56,9 @@ export function emitWarningOf(process: WarningProcess, writeStderr: (text: strin
       writeStderr(text);
     });
   };
+}
+
+/** A flag given on node's command line or in NODE_OPTIONS (which Node applies without listing it in execArgv). */
+function hasFlag(process: { execArgv: string[]; env: Record<string, string | undefined> }, flag: string): boolean {
+  return process.execArgv.includes(flag) || (process.env.NODE_OPTIONS ?? '').split(/\s+/).includes(flag);
 }

@@ -30,9 +30,12 @@ export function createFs(context: FsContext): Record<string, unknown> {
         return false;
       }
     },
-    accessSync: (given: unknown) => {
+    accessSync: (given: unknown, mode: unknown = constants.F_OK) => {
       const absolute = resolve(given, 'access');
-      if (!statOf(absolute)) fail('ENOENT', 'no such file or directory', 'access', absolute);
+      const reply = statOf(absolute);
+      if (!reply) fail('ENOENT', 'no such file or directory', 'access', absolute);
+      // The sandbox's one user owns every file; execute needs an x bit, as it does for root.
+      else if (typeof mode === 'number' && mode & constants.X_OK && (reply.mode & 0o111) === 0) fail('EACCES', 'permission denied', 'access', absolute);
     },
     statSync: (given: unknown, options?: { throwIfNoEntry?: boolean }) => {
       const absolute = resolve(given, 'stat');

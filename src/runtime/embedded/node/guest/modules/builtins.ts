@@ -2,7 +2,7 @@
 // offer (processes, sockets, threads, ...) throw one clear message naming the WebContainer runtime.
 
 import { nodeError } from '../node-error';
-import { assertModule, bufferModule, inspectModule, eventsModule, legacyUrlModule, pathModule, streamModule, stringDecoderModule, utilModule } from './packages';
+import { assertModule, bufferModule, inspectModule, eventsModule, legacyUrlModule, pathModule, punycodeModule, streamModule, stringDecoderModule, utilModule } from './packages';
 import { timers } from '../globals/timers';
 import { URL, URLSearchParams } from '../globals/url';
 import { format, inspect } from '../inspect';
@@ -129,9 +129,7 @@ export class Builtins {
       'path/posix': path,
       perf_hooks: () => createPerfHooks(globalThis.performance),
       process: bound.process,
-      punycode: () => {
-        throw unavailable('punycode');
-      },
+      punycode: punycodeModule,
       readline: createReadline,
       'readline/promises': () => (this.load('readline') as { promises: unknown }).promises,
       querystring: () => ({

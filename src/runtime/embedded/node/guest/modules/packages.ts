@@ -52,3 +52,4 @@ export const stringDecoderModule = () => loadPackage('string_decoder') as typeof
 /** Node's own util.inspect and util.format (the `util` package's are Node 0.10's: no Map, Set, Symbol or BigInt). */
 export const inspectModule = () => loadPackage('inspect') as Pick<typeof import('util'), 'inspect' | 'format' | 'formatWithOptions'>;
 export const legacyUrlModule = () => loadPackage('url') as { parse: unknown; format: unknown; resolve: unknown; resolveObject: unknown; Url: unknown };
+export const punycodeModule = () => loadPackage('punycode');
