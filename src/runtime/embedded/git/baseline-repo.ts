@@ -18,12 +18,15 @@ export const BASELINE_AUTHOR = { name: 'Conch', email: 'conch@localhost' };
 export const BASELINE_BRANCH = 'main';
 const PLAIN_FILE_MODE = 0o100644;
 
+/** The baseline commit as written: its id and tree, and the index file with its entries in the file's order. */
+export type BaselineCommit = { commit: string; tree: string; index: Uint8Array; entries: IndexEntry[] };
+
 /**
  * Initialises a repository in `workdir` on `fs` and commits `baseline` as its first commit ("Imported <name>",
  * author Conch, at `date`), with the index staging exactly those files and `origin` set to its remote URL if it has
- * one; the work tree is not touched. Returns the commit's id.
+ * one; the work tree is not touched. Returns what it wrote, so that the first status need not read it back.
  */
-export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date(), stats?: FileStats): Promise<string> {
+export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date(), stats?: FileStats): Promise<BaselineCommit> {
   const files = await baseline.files();
   const init = await git.exec(`init -b ${BASELINE_BRANCH}`, { fs, cwd: workdir });
   if (init.exitCode !== 0) throw new Error(init.stderr.trim() || `git init failed with exit code ${init.exitCode}`);
@@ -53,8 +56,9 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   repo.objectStore.invalidatePacks?.(); // it may have looked for packs before these were there
   const author = { ...BASELINE_AUTHOR, date };
   const commit = await createCommit(repo, { tree, parents: [], author, committer: author, message: `Imported ${baseline.name}\n`, branch: BASELINE_BRANCH });
-  await fs.writeFile(`${repo.gitDir}/index`, await encodeIndex(entries));
-  return commit;
+  const index = await encodeIndex(entries);
+  await fs.writeFile(`${repo.gitDir}/index`, index);
+  return { commit, tree, index, entries: entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
 // A work-tree file still holding exactly the imported bytes gets its stat data in the index, so the first status

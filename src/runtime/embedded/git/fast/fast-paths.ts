@@ -12,6 +12,7 @@ import { runStatus, statusFormat } from './status-command';
 import { correctShow, showsHead } from './show-command';
 import { readHead } from 'just-git/repo';
 import type { RunGit } from '../add-changes';
+import type { BaselineCommit } from '../baseline-repo';
 import type { FileStats } from './work-tree-scan';
 import { readWorkTreeState, HeadTreeCache } from './work-tree-state';
 
@@ -25,6 +26,15 @@ export class FastPaths {
     private readonly stats: FileStats,
     private readonly identity: { name: string; email: string },
   ) {}
+
+  /**
+   * The baseline repository was just made (baseline-repo.ts): its tree and index are taken as written, so the first
+   * status reads neither back. Only plain-ASCII paths are certain to be in the index file's own order.
+   */
+  madeBaseline(made: BaselineCommit): void {
+    this.heads.know(made.tree, new Map(made.entries.map((entry) => [entry.path, { blobId: entry.blobId, mode: entry.mode }])));
+    if (made.entries.every((entry) => /^[\x00-\x7f]*$/.test(entry.path))) this.heads.remember(made.index, made.entries);
+  }
 
   /** `args` run in `cwd` if a fast path does them exactly, else null. */
   /** @param runGit runs a command with just-git, for the commands whose output is only corrected here */

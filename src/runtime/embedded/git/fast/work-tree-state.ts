@@ -59,6 +59,12 @@ export class HeadTreeCache {
     return this.index;
   }
 
+  /** A tree just written, with its files: the next command takes them as they are. */
+  know(treeId: string, files: Map<string, HeadFile>): void {
+    this.treeId = treeId;
+    this.files = files;
+  }
+
   async get(repo: GitRepo, treeId: string): Promise<ReadonlyMap<string, HeadFile>> {
     if (treeId === this.treeId) return this.files;
     const files = this.treeId === '' ? await flattened(repo, treeId) : await this.moved(repo, treeId);
