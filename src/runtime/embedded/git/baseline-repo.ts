@@ -70,9 +70,18 @@ async function unchangedStat(fs: FileSystem, stats: FileStats | undefined, path:
   return now === data || sameBytes(now, data) ? indexStatOf(info, stats.numbering) : undefined;
 }
 
+// 45 MB are compared on a big import: four bytes at a time where both views allow it.
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.length >>> 2;
+    const x = new Uint32Array(a.buffer, a.byteOffset, words);
+    const y = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (; i < words; i++) if (x[i] !== y[i]) return false;
+    i = words * 4;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 

@@ -82,4 +82,13 @@ describe('the baseline repository written as packs', () => {
     expect((await runtime.exec('git show HEAD:naïve/café.md')).output).toBe('non-ASCII names\n');
     expect((await runtime.exec('git show HEAD:gen/m3/file10.ts')).output).toBe('export const v10 = 10;\n'.repeat(100));
   });
+
+  it('sees a work-tree file that differs from the baseline in content only, same size', async () => {
+    const list = Object.entries(trickyFiles()).map(([path, data]) => ({ path, data }));
+    const edited = list.map((file) => (file.path === 'gen/m1/file8.ts' ? { path: file.path, data: file.data.map((byte, i) => (i === 2000 ? 0x58 : byte)) } : file));
+    runtime = createEmbeddedRuntime();
+    await runtime.importFiles(edited);
+    await runtime.setBaseline({ name: 'tricky.zip', files: async () => list });
+    expect((await runtime.exec('git status --short')).output).toBe(' M gen/m1/file8.ts\n');
+  });
 });

@@ -3,7 +3,6 @@
 // task each, a JS SHA-1 runs at a third of the speed).
 import { createSHA1, type IHasher } from 'hash-wasm';
 
-const encoder = new TextEncoder();
 let made: Promise<IHasher> | null = null;
 
 /** A synchronous hasher of git objects and plain bytes. */
@@ -16,10 +15,15 @@ export type ObjectHasher = {
 
 export async function objectHasher(): Promise<ObjectHasher> {
   const sha1 = await (made ??= createSHA1());
+  const header = new Uint8Array(32);
   return {
     objectId(type, body) {
+      // `<type> <length>\0`, all ASCII, written in place rather than encoded 20,000 times
+      const text = `${type} ${body.length}`;
+      for (let i = 0; i < text.length; i++) header[i] = text.charCodeAt(i);
+      header[text.length] = 0;
       sha1.init();
-      sha1.update(encoder.encode(`${type} ${body.length}\0`));
+      sha1.update(header.subarray(0, text.length + 1));
       sha1.update(body);
       return sha1.digest('hex');
     },

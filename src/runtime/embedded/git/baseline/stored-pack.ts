@@ -46,7 +46,7 @@ function packOf(objects: readonly PackedObject[], hasher: ObjectHasher): { pack:
   let at = 12;
   objects.forEach((object, i) => {
     offsets[i] = at;
-    const end = writeStored(buffer, writeHeader(buffer, at, TYPE_NUMBER[object.type], object.body.length), object.body);
+    const end = writeStored(buffer, view, writeHeader(buffer, at, TYPE_NUMBER[object.type], object.body.length), object.body);
     crcs[i] = crc32(buffer.subarray(at, end));
     at = end;
   });
@@ -72,7 +72,7 @@ function storedLength(length: number): number {
 }
 
 /** A zlib stream of `body` in stored blocks at `at`; returns where it ends. */
-function writeStored(buffer: Uint8Array, at: number, body: Uint8Array): number {
+function writeStored(buffer: Uint8Array, view: DataView, at: number, body: Uint8Array): number {
   buffer[at++] = 0x78; // deflate, 32 kB window
   buffer[at++] = 0x01; // no preset dictionary, fastest level; 0x7801 is a multiple of 31 as zlib requires
   let offset = 0;
@@ -87,7 +87,7 @@ function writeStored(buffer: Uint8Array, at: number, body: Uint8Array): number {
     at += 5 + length;
     offset += length;
   } while (offset < body.length);
-  new DataView(buffer.buffer, buffer.byteOffset).setUint32(at, adler32(body));
+  view.setUint32(at, adler32(body));
   return at + 4;
 }
 
