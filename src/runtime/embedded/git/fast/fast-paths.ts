@@ -6,7 +6,7 @@ import type { Git } from 'just-git';
 import type { GitResult } from '../git-arguments';
 import type { IndexedListingFs } from '../indexed-listing-fs';
 import { addScope, runAdd } from './add-command';
-import { commitRequest, runCommit } from './commit-command';
+import { commitRequest, NOTHING_TO_COMMIT, runCommit } from './commit-command';
 import { diffRequest, runDiff } from './diff-command';
 import { runStatus, statusFormat } from './status-command';
 import { correctShow, showsHead } from './show-command';
@@ -51,7 +51,11 @@ export class FastPaths {
     if (status) return runStatus(fs, this.stats, state, status);
     if (diff) return runDiff(fs, state, diff);
     if (add) return runAdd(fs, this.stats, state, add);
-    return commit ? runCommit(fs, state, commit, env, this.identity) : null;
+    if (!commit) return null;
+    const committed = await runCommit(fs, state, commit, env, this.identity);
+    if (committed !== NOTHING_TO_COMMIT) return committed;
+    const printed = await runStatus(fs, this.stats, state, { kind: 'long', branch: false });
+    return printed && { ...printed, exitCode: 1 };
   }
 
   private async show(fs: IndexedListingFs, args: readonly string[], cwd: string, runGit: RunGit): Promise<GitResult | null> {
