@@ -46,7 +46,7 @@ export class FastPaths {
     const commit = subcommand === 'commit' ? commitRequest(rest) : null;
     if (subcommand === 'show' && showsHead(rest)) return this.show(fs, args, cwd, runGit);
     if (!status && !diff && !add && !commit) return null;
-    const state = await readWorkTreeState(this.git, fs, cwd, this.stats, this.heads);
+    const state = await readWorkTreeState(this.git, fs, cwd, this.stats, this.heads, !commit || commit.all);
     if (!state || state.workTree !== cwd) return null;
     if (status) return runStatus(fs, this.stats, state, status);
     if (diff) return runDiff(fs, state, diff);
@@ -54,7 +54,8 @@ export class FastPaths {
     if (!commit) return null;
     const committed = await runCommit(fs, state, commit, env, this.identity);
     if (committed !== NOTHING_TO_COMMIT) return committed;
-    const printed = await runStatus(fs, this.stats, state, { kind: 'long', branch: false });
+    const scanned = commit.all ? state : await readWorkTreeState(this.git, fs, cwd, this.stats, this.heads);
+    const printed = scanned && (await runStatus(fs, this.stats, scanned, { kind: 'long', branch: false }));
     return printed && { ...printed, exitCode: 1 };
   }
 
