@@ -2,8 +2,8 @@
 // ~45 MB): the first command, which makes the repository of the imported baseline, then status, diff and
 // add + commit after a 3-file edit, each beside this machine's real git on the same files in the same run, with the
 // ratio and issue 25's target (set for Chromium). Prints milliseconds; asserts nothing. status, diff, add and
-// commit run on Conch's stat-cached fast paths (src/runtime/embedded/git/fast/); the first command still hashes and
-// compresses every baseline file through just-git's object store.
+// commit run on Conch's stat-cached fast paths (src/runtime/embedded/git/fast/); the first command hashes every
+// baseline file in one synchronous pass and writes them as uncompressed packs (src/runtime/embedded/git/baseline/).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -42,5 +42,10 @@ export function hexOf(bytes: Uint8Array): string {
 
 /** The 20 raw bytes of an object id, written into `target` at `offset`. */
 export function writeIdBytes(id: ObjectId, target: Uint8Array, offset: number): void {
-  for (let i = 0; i < 20; i++) target[offset + i] = parseInt(id.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < 20; i++) target[offset + i] = (nibble(id.charCodeAt(2 * i)) << 4) | nibble(id.charCodeAt(2 * i + 1));
+}
+
+// A lowercase hex digit's value (written for 40,000 ids at a time, so without parseInt's string slices).
+function nibble(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
 }

@@ -48,6 +48,14 @@ export class MemoryStat {
     return { kind, mode: entry.mode, size, mtimeMs: entry.mtime.getTime(), token: this.tokenOf(entry) };
   }
 
+  /** The bytes stored at `absolute` when they are kept as bytes (not a string or a lazy file), else undefined. */
+  contents(absolute: string): Uint8Array | undefined {
+    const entries = (this.memory() as unknown as { data?: unknown }).data;
+    if (!entries || typeof (entries as EntryMap).get !== 'function') return undefined;
+    const entry = (entries as EntryMap).get(absolute) as Entry | undefined;
+    return entry?.type === 'file' && entry.content instanceof Uint8Array ? entry.content : undefined;
+  }
+
   /** Every path stored (normalised, absolute), straight from the file system's own Map; undefined when unknown. */
   paths(): Iterable<string> | undefined {
     const entries = (this.memory() as unknown as { data?: unknown }).data;

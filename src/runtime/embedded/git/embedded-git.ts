@@ -56,7 +56,7 @@ export function createEmbeddedGit(options: EmbeddedGitOptions): Command {
         return;
       }
       try {
-        await commitBaseline(git, fs, options.workdir, baseline, new Date(), options.fileStats);
+        fast.madeBaseline(await commitBaseline(git, fs, options.workdir, baseline, new Date(), options.fileStats));
       } catch (error) {
         await fs.rm(gitDir, { recursive: true, force: true }).catch(() => undefined); // no half-made repository
         throw error;

@@ -35,7 +35,13 @@ export function commitRequest(args: readonly string[]): Request | null {
 }
 
 /** Commits as `request` asks (see the file comment); `env` is the command's environment, `fallback` the default identity. */
-export async function runCommit(fs: IndexedListingFs, state: WorkTreeState, request: Request, env: ReadonlyMap<string, string>, fallback: { name: string; email: string }): Promise<GitResult | null> {
+/**
+ * Nothing staged: git then prints what `git status` prints, with exit code 1, which the caller writes
+ * (`NOTHING_TO_COMMIT`); just-git would hash the whole work tree to say it.
+ */
+export const NOTHING_TO_COMMIT = 'nothing to commit';
+
+export async function runCommit(fs: IndexedListingFs, state: WorkTreeState, request: Request, env: ReadonlyMap<string, string>, fallback: { name: string; email: string }): Promise<GitResult | typeof NOTHING_TO_COMMIT | null> {
   const message = cleanMessage(request.messages.join('\n\n'));
   if (message === '') return null;
   const entries = new Map<string, IndexEntry>(state.index.map((entry) => [entry.path, entry]));
@@ -52,7 +58,9 @@ export async function runCommit(fs: IndexedListingFs, state: WorkTreeState, requ
   }
   const index = [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const staged = request.all ? await stagedChanges(state.head, index, blobSize(state.repo)) : state.staged;
-  if (!staged || staged.length === 0) return null;
+  if (!staged) return null;
+  // With -a, a work-tree change that brings a file back to HEAD would change the index first: left to just-git.
+  if (staged.length === 0) return request.all && state.scan.changes.length > 0 ? null : NOTHING_TO_COMMIT;
   const config = await userConfig(fs, `${state.gitDir}/config`);
   const author = identity(env, 'AUTHOR', config, fallback);
   const committer = identity(env, 'COMMITTER', config, fallback);

@@ -77,5 +77,10 @@ describe('the fast git paths compared with real git', () => {
 
     await expectSame("printf 'console.log(2);\\n' >> src/app.js && rm README.md", 'git diff --stat', 'git commit -am third', 'git status --short', 'git log --oneline');
     await expectSame('printf "staged\\n" > staged.txt && git add staged.txt && printf "more\\n" >> staged.txt', 'git status', 'git status -s', 'git diff', 'git diff --cached --stat');
+
+    // Nothing staged: git prints the status and fails, whatever the work tree holds.
+    await expectSame('git commit -q -m staged', 'git commit -m again', 'git commit -qm "again, quietly"');
+    await expectSame('printf "loose\\n" > loose.txt && printf "edit\\n" >> staged.txt', 'git commit -m "not staged"');
+    await expectSame('git add -A && git commit -qm fourth', 'git commit -am "clean now"', 'git log --oneline');
   });
 });

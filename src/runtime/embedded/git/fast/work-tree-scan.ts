@@ -17,6 +17,8 @@ export type FileStats = {
   stat(absolute: string): FileStatData | undefined;
   /** Every path of the file system, if it can list them faster than its getAllPaths. */
   paths?(): Iterable<string> | undefined;
+  /** A file's stored bytes without an await, if the file system holds them as bytes; else undefined. */
+  contents?(absolute: string): Uint8Array | undefined;
 };
 
 /** An index entry whose file differs: changed contents or mode (`data`, `blobId`, `mode` of the file), or gone. */

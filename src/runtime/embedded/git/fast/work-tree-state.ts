@@ -59,6 +59,12 @@ export class HeadTreeCache {
     return this.index;
   }
 
+  /** A tree just written, with its files: the next command takes them as they are. */
+  know(treeId: string, files: Map<string, HeadFile>): void {
+    this.treeId = treeId;
+    this.files = files;
+  }
+
   async get(repo: GitRepo, treeId: string): Promise<ReadonlyMap<string, HeadFile>> {
     if (treeId === this.treeId) return this.files;
     const files = this.treeId === '' ? await flattened(repo, treeId) : await this.moved(repo, treeId);
@@ -90,8 +96,12 @@ async function flattened(repo: GitRepo, treeId: string): Promise<Map<string, Hea
   return files;
 }
 
-/** The state of the repository at `cwd` (see the file comment), or null to leave the command to just-git. */
-export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: string, stats: FileStats, heads: HeadTreeCache): Promise<WorkTreeState | null> {
+/**
+ * The state of the repository at `cwd` (see the file comment), or null to leave the command to just-git. Without
+ * `scanning` the work tree is not looked at (a commit of what is staged needs only HEAD and the index): the scan
+ * then reports no change.
+ */
+export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: string, stats: FileStats, heads: HeadTreeCache, scanning = true): Promise<WorkTreeState | null> {
   const repo = await git.findRepo({ fs, cwd });
   if (!repo || !repo.workTree) return null;
   const { gitDir, workTree } = repo;
@@ -109,7 +119,7 @@ export async function readWorkTreeState(git: Git, fs: IndexedListingFs, cwd: str
   const head = await heads.get(repo, commit.tree);
   const index = await heads.indexOf(repo, indexBytes, commit.tree, head);
   if (!index) return null;
-  const scan = await scanWorkTree(fs, stats, workTree, index.entries);
+  const scan = scanning ? await scanWorkTree(fs, stats, workTree, index.entries) : { changes: [], entries: index.entries, refreshed: false };
   return { repo, gitDir, workTree, branch: headInfo.branch, headCommit: headInfo.hash, headTree: commit.tree, head, index: scan.entries, scan, staged: index.staged, cache: heads };
 }
 
