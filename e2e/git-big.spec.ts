@@ -39,6 +39,8 @@ test('git status and git diff on the 20,000-file import, in the terminal and thr
   await shell.click();
 
   const times: Record<string, number> = {};
+  // What the terminal's own round trip costs (key press, the shell, the screen), for reading the rows below.
+  times['echo (the terminal round trip alone)'] = await timedCommand(page, shell, 'echo warm', 'ECHO-DONE');
   times['first git status (makes the baseline repository)'] = await timedCommand(page, shell, 'git status --short', 'FIRST-DONE');
   times['git status, clean'] = await timedCommand(page, shell, 'git status', 'CLEAN-DONE');
   await expect(row(shell, /nothing to commit, working tree clean/)).toHaveCount(1);
