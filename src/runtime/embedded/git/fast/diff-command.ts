@@ -10,7 +10,8 @@ import { needsQuoting } from './status-command';
 import { formatStat, isBinary, type StatRow } from './diff-stat';
 import { renameText } from './commit-command';
 import { correctPatch, type PatchFile } from './patch-text';
-import { blobSize, saveRefreshed, type HeadFile, type WorkTreeState } from './work-tree-state';
+import { blobSize, saveRefreshed, type WorkTreeState } from './work-tree-state';
+import type { HeadFile } from './staged-changes';
 import type { IndexedListingFs } from '../indexed-listing-fs';
 
 type Side = 'index' | 'work tree';

@@ -4,7 +4,9 @@
 // score is left to just-git (null), so no rename is ever shown differently from git.
 import type { IndexEntry } from '../git-index';
 import { comparePaths } from './untracked';
-import type { HeadFile } from './work-tree-state';
+
+/** A file as HEAD's tree has it. */
+export type HeadFile = { blobId: string; mode: number };
 
 export type StagedChange =
   | { kind: 'added' | 'modified'; path: string }

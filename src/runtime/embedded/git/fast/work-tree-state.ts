@@ -5,12 +5,10 @@ import type { Git } from 'just-git';
 import { diffTrees, flattenTree, readBlob, readCommit, readHead, type GitRepo } from 'just-git/repo';
 import { hexOf } from '../../../object-id';
 import { decodeIndex, encodeIndex, type IndexEntry } from '../git-index';
-import { stagedChanges, type StagedChange } from './staged-changes';
+import { stagedChanges, type HeadFile, type StagedChange } from './staged-changes';
 import type { IndexedListingFs } from '../indexed-listing-fs';
 import { scanWorkTree, type FileStats, type WorkTreeScan } from './work-tree-scan';
 
-/** A file as HEAD's tree has it. */
-export type HeadFile = { blobId: string; mode: number };
 
 export type WorkTreeState = {
   repo: GitRepo;
