@@ -7,9 +7,5 @@ const encoder = new TextEncoder();
 
 /** The git blob id of `data` (what `git hash-object` prints). */
 export function blobIdOf(data: Uint8Array): string {
-  const header = encoder.encode(`blob ${data.length}\0`);
-  const framed = new Uint8Array(header.length + data.length);
-  framed.set(header);
-  framed.set(data, header.length);
-  return hexOf(sha1(framed));
+  return hexOf(sha1.create().update(encoder.encode(`blob ${data.length}\0`)).update(data).digest());
 }
