@@ -138,11 +138,17 @@ export interface RuntimeFork {
 }
 
 /** The tree a workspace was imported from (Runtime.setBaseline). */
+/**
+ * One imported file. `blobId` is its git blob id where the snapshot store already knows it: git takes it as given and
+ * hashes nothing (the store keyed the bytes by that id when it stored them).
+ */
+export type BaselineFile = { path: string; data: Uint8Array; blobId?: string };
+
 export interface WorkspaceBaseline {
   /** What was imported, e.g. the zip's file name: the first commit's message is "Imported <name>". */
   name: string;
   /** The imported files (workdir-relative paths); asked for only when the repository is first made. */
-  files(): Promise<{ path: string; data: Uint8Array }[]>;
+  files(): Promise<BaselineFile[]>;
   /** The repository it came from (e.g. https://github.com/OWNER/REPO): the repository's `remote.origin.url`. */
   remoteUrl?: string;
 }

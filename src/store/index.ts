@@ -94,6 +94,6 @@ export { ObjectStore, MissingObjectError, type NewObjects } from './objects/obje
 export { makeTree, type Tree, type TreeEntry } from './objects/trees/codec';
 export { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource, type BuiltTree } from './objects/trees/build';
 export { diffTrees, listTree, type TreeDiff, type TreeFile } from './objects/trees/diff';
-export { blobIdsOf, snapshotOfFiles, filesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './objects/trees/files';
+export { blobIdsOf, snapshotOfFiles, filesOfTree, identifiedFilesOfTree, zipOfTree, type ObjectReader, type FilesSnapshot } from './objects/trees/files';
 export { EMPTY_TREE_ID as EMPTY_SNAPSHOT_TREE } from '../runtime/object-id';
 export { snapshotOfZip } from './objects/snapshot-migration';

@@ -1,7 +1,7 @@
 // A session's imported baseline as the sandbox's git needs it (Runtime.setBaseline): its name, and its files read
 // from the store only when git first runs, so opening a session or importing a big repo costs nothing more.
 import type { WorkspaceBaseline } from '../../runtime/types';
-import { filesOfTree, unzipToMap, type RepoOrigin, type SessionRecord, type SessionStore } from '../../store';
+import { identifiedFilesOfTree, unzipToMap, type RepoOrigin, type SessionRecord, type SessionStore } from '../../store';
 
 /** The web address of the repository `origin` names, as `git remote -v` shows it. */
 export function originUrl(origin: RepoOrigin): string {
@@ -22,9 +22,10 @@ export function sessionBaseline(
     files: async () => {
       const stored = await store.loadStoredSnapshot(record.id, 'baseline');
       if (!stored) throw new Error('the imported files are no longer stored in this browser');
-      // Read from the tree's files directly: no zip built only to be unpacked again.
-      const files = 'tree' in stored ? (await filesOfTree(store.objects, stored.tree)).files : await unzipToMap(stored.zip);
-      return Array.from(files, ([path, data]) => ({ path, data }));
+      // Read from the tree's files directly, with the ids they are stored under: no zip built only to be unpacked
+      // again, and no file hashed again by git.
+      if ('tree' in stored) return (await identifiedFilesOfTree(store.objects, stored.tree)).map(({ path, id, data }) => ({ path, data, blobId: id }));
+      return Array.from(await unzipToMap(stored.zip), ([path, data]) => ({ path, data }));
     },
   };
 }

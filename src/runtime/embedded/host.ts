@@ -3,10 +3,10 @@
 // worker.ts; tests wire it to an in-memory message channel.
 
 import { createEmbeddedRuntime, type EmbeddedRuntime, type EmbeddedRuntimeFork } from './in-process';
-import type { GitPushAnswer, GitPushRequest, ScannedEntry, StagedImport } from '../types';
+import type { BaselineFile, GitPushAnswer, GitPushRequest, ScannedEntry, StagedImport } from '../types';
 import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './protocol';
 import type { NpmEnvironment } from './npm/environment';
-import { unpackFiles } from './packed-files';
+import { unpackBaselineFiles, unpackFiles } from './packed-files';
 
 // just-bash's defense-in-depth mode blocks `Atomics` for scripts while they run; the stop-flag check is host code,
 // so it keeps the original function, taken before any script starts.
@@ -93,7 +93,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         return;
       }
       case 'baseline-files':
-        baselineRequests.get(message.request)?.resolve(unpackFiles(message));
+        baselineRequests.get(message.request)?.resolve(unpackBaselineFiles(message));
         baselineRequests.delete(message.request);
         return;
       case 'baseline-files-failed':
@@ -239,7 +239,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
   }
 
   /** The baseline's files, from the page (they are only sent when git first needs them). */
-  function askForBaselineFiles(): Promise<{ path: string; data: Uint8Array }[]> {
+  function askForBaselineFiles(): Promise<BaselineFile[]> {
     const request = nextBaselineRequest++;
     return new Promise((resolve, reject) => {
       baselineRequests.set(request, { resolve, reject });

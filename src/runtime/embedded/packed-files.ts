@@ -1,5 +1,7 @@
 // Files on their way to the worker (an import, a restore's writes, the baseline git asks for): packed end to end
 // into one buffer that is transferred, not cloned, since 20,000 small copies cost more than one big move.
+import { isObjectId } from '../object-id';
+import type { BaselineFile } from '../types';
 
 export type PackedFiles = { paths: string[]; ends: Uint32Array; bytes: ArrayBuffer };
 
@@ -23,4 +25,15 @@ export function unpackFiles(packed: PackedFiles): { path: string; data: Uint8Arr
     const start = i === 0 ? 0 : packed.ends[i - 1];
     return { path, data: new Uint8Array(packed.bytes, start, (packed.ends[i] ?? 0) - start) };
   });
+}
+
+/**
+ * The baseline's files as the page sent them, each with its blob id when the page sent one well-formed id per file;
+ * otherwise none has one, and git hashes them all.
+ */
+export function unpackBaselineFiles(packed: PackedFiles & { blobIds?: unknown }): BaselineFile[] {
+  const files = unpackFiles(packed);
+  const ids = packed.blobIds;
+  if (!Array.isArray(ids) || ids.length !== files.length || !ids.every(isObjectId)) return files;
+  return files.map((file, i) => ({ ...file, blobId: ids[i] as string }));
 }

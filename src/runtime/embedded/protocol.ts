@@ -69,8 +69,8 @@ export type ToWorker =
   | { type: 'watch'; enabled: boolean }
   /** Runtime.setBaseline: its name and remote only (null: no baseline); the files stay in the page until the worker asks. */
   | { type: 'baseline'; name: string | null; remoteUrl?: string }
-  /** The answer to baseline-files-needed: the baseline's files, packed like import-files. */
-  | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer }
+  /** The answer to baseline-files-needed: the baseline's files, packed like import-files, with their blob ids when known (one per path). */
+  | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer; blobIds?: string[] }
   | { type: 'baseline-files-failed'; request: number; message: string }
   | { type: 'npm-host-reply'; request: number; value: string | Uint8Array | undefined }
   | { type: 'npm-host-failed'; request: number; message: string }

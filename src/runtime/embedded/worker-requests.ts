@@ -17,8 +17,10 @@ export type WorkerLine = {
 export async function answerBaselineFiles(baseline: WorkspaceBaseline | null, request: number, line: WorkerLine): Promise<void> {
   try {
     if (!baseline) throw new Error('this workspace has no imported baseline any more');
-    const packed = packFiles(await baseline.files());
-    line.post({ type: 'baseline-files', request, ...packed }, [packed.bytes]);
+    const files = await baseline.files();
+    const packed = packFiles(files);
+    const blobIds = files.every((file) => file.blobId !== undefined) ? files.map((file) => file.blobId!) : undefined;
+    line.post({ type: 'baseline-files', request, ...packed, ...(blobIds ? { blobIds } : {}) }, [packed.bytes]);
   } catch (error) {
     if (!line.live()) return;
     line.post({ type: 'baseline-files-failed', request, message: error instanceof Error ? error.message : String(error) });

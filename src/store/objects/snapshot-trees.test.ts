@@ -7,7 +7,7 @@ import { EMPTY_TREE_ID, type ObjectId } from '../../runtime/object-id';
 import { buildTrees, updateTree, type FlatEntry, type PathContent, type TreeSource } from './trees/build';
 import { decodeTree, encodeTree, makeTree, parseGitTreeBody, gitTreeBody, type Tree } from './trees/codec';
 import { diffTrees } from './trees/diff';
-import { blobIdsOf, snapshotOfFiles } from './trees/files';
+import { blobIdsOf, identifiedFilesOfTree, memoryReader, snapshotOfFiles } from './trees/files';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const files = (entries: Record<string, string>) => new Map(Object.entries(entries).map(([p, t]) => [p, enc(t)]));
@@ -48,6 +48,16 @@ describe('snapshot trees', () => {
     const snapshot = await snapshotOfFiles(contents);
     expect(snapshot.root).toBe(gitWriteTree(contents));
     expect(snapshot.objects.blobs.size).toBe(8);
+  });
+
+  it('give back each file of a tree with the blob id it is stored under, which is git\'s own id of its bytes', async () => {
+    const contents = files({ 'a/x.txt': 'same', 'b/y.txt': 'same', 'c/z.md': 'other\n' });
+    const snapshot = await snapshotOfFiles(contents, ['empty']);
+    const listed = await identifiedFilesOfTree(memoryReader(snapshot.objects.trees, snapshot.objects.blobs), snapshot.root);
+    expect(listed.map((file) => [file.path, new TextDecoder().decode(file.data)])).toEqual([['a/x.txt', 'same'], ['b/y.txt', 'same'], ['c/z.md', 'other\n']]);
+    const ids = await blobIdsOf(contents);
+    for (const file of listed) expect(file.id).toBe(ids.get(file.path));
+    expect(listed[2].id).toBe(execFileSync('git', ['hash-object', '--stdin'], { input: 'other\n' }).toString().trim());
   });
 
   it('store each file once however often it appears, and keep empty folders', async () => {

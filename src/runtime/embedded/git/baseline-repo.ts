@@ -1,7 +1,8 @@
 // Makes the workspace a git repository whose first commit is the imported baseline: the files as they were
 // imported, whatever the workspace holds now. The index matches that commit, so `git status` and `git diff` then show
-// exactly what changed since the import, like the Changes tab. The objects are hashed in one synchronous pass and
-// written as uncompressed packs (baseline/), so a 20,000-file import costs no deflate and no task per file.
+// exactly what changed since the import, like the Changes tab. A file's blob id is the snapshot store's where the
+// page sends it, else hashed in one synchronous pass; the trees are hashed once; everything is written as
+// uncompressed packs (baseline/), so a 20,000-file import costs no deflate and no task per file.
 
 import type { FileSystem, Git } from 'just-git';
 import { createCommit } from 'just-git/repo';
@@ -27,13 +28,15 @@ export type BaselineCommit = { commit: string; tree: string; index: Uint8Array; 
  * one; the work tree is not touched. Returns what it wrote, so that the first status need not read it back.
  */
 export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, baseline: WorkspaceBaseline, date = new Date(), stats?: FileStats): Promise<BaselineCommit> {
-  const files = await baseline.files();
+  const asked = baseline.files(); // the page reads them from its store meanwhile
+  asked.catch(() => undefined); // awaited below; a failure of init first must not leave it unhandled
   const init = await git.exec(`init -b ${BASELINE_BRANCH}`, { fs, cwd: workdir });
   if (init.exitCode !== 0) throw new Error(init.stderr.trim() || `git init failed with exit code ${init.exitCode}`);
   const repo = await git.findRepo({ fs, cwd: workdir });
   if (!repo) throw new Error(`git init did not leave a repository in ${workdir}`);
   if (baseline.remoteUrl) await addOrigin(git, fs, workdir, baseline.remoteUrl);
 
+  const files = await asked;
   const hasher = await objectHasher();
   const entries: IndexEntry[] = [];
   const objects: PackedObject[] = [];
@@ -46,7 +49,7 @@ export async function commitBaseline(git: Git, fs: FileSystem, workdir: string, 
   for (const file of files) {
     // A baseline that came with its own .git keeps it as the repository, not as tracked files.
     if (file.path.split('/').includes('.git')) continue;
-    const blobId = hasher.objectId('blob', file.data);
+    const blobId = file.blobId ?? hasher.objectId('blob', file.data);
     pack({ id: blobId, type: 'blob', body: file.data });
     entries.push({ path: file.path, blobId, mode: PLAIN_FILE_MODE, stat: await unchangedStat(fs, stats, `${workdir}/${file.path}`, file.data) });
   }

@@ -63,6 +63,13 @@ export async function filesOfTree(reader: ObjectReader, root: ObjectId): Promise
   return { files: new Map(files.map((f) => [f.path, blobs.get(f.id)!])), folders };
 }
 
+/** The files of tree `root` with the blob id each is stored under (what git's objects are keyed by too). */
+export async function identifiedFilesOfTree(reader: ObjectReader, root: ObjectId): Promise<{ path: string; id: ObjectId; data: Uint8Array }[]> {
+  const { files } = await listTree(reader, root);
+  const blobs = await reader.blobs(files.map((f) => f.id));
+  return files.map((f) => ({ path: f.path, id: f.id, data: blobs.get(f.id)! }));
+}
+
 /** Tree `root` as a workspace zip (stored, folders included), the format every runtime imports. */
 export async function zipOfTree(reader: ObjectReader, root: ObjectId): Promise<Uint8Array> {
   const { files, folders } = await filesOfTree(reader, root);

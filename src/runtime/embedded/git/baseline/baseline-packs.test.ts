@@ -5,6 +5,8 @@ import { unzipSync } from 'fflate';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../../in-process';
 import { RealGitWorkTree } from '../../../testing/real-git';
+import { gitBlobId } from '../../../object-id';
+import { packFiles, unpackBaselineFiles } from '../../packed-files';
 
 // The baseline repository is written straight into uncompressed packs: real git must find it whole (fsck), clean,
 // and holding the very trees it would have made itself from the same files.
@@ -69,6 +71,38 @@ describe('the baseline repository written as packs', () => {
     // Real git's own tree of the same files: a fresh repository, add and write-tree.
     real.run('rm -rf .git && git init -q && git add -A');
     expect(real.run('git write-tree').output.trim()).toBe(treeId);
+  });
+
+  it('takes the blob ids the page sends with the files: the same repository as from hashing them', async () => {
+    const list = await Promise.all(Object.entries(trickyFiles()).map(async ([path, data]) => ({ path, data, blobId: await gitBlobId(data) })));
+    runtime = createEmbeddedRuntime();
+    await runtime.importFiles(list);
+    // Through the worker's message: packed, sent with the ids, unpacked on the other side.
+    const sent = unpackBaselineFiles({ ...packFiles(list), blobIds: list.map((file) => file.blobId) });
+    expect(sent.every((file, i) => file.blobId === list[i].blobId)).toBe(true);
+    await runtime.setBaseline({ name: 'tricky.zip', files: async () => sent });
+    expect((await runtime.exec('git status --short')).output).toBe('');
+    expect((await runtime.exec('git ls-files -s big.bin')).output).toContain(list.find((file) => file.path === 'big.bin')!.blobId);
+
+    const hashed = createEmbeddedRuntime();
+    try {
+      const plain = list.map(({ path, data }) => ({ path, data }));
+      await hashed.importFiles(plain);
+      await hashed.setBaseline({ name: 'tricky.zip', files: async () => plain });
+      await hashed.exec('git status');
+      expect((await runtime.exec('git rev-parse HEAD^{tree}')).output).toBe((await hashed.exec('git rev-parse HEAD^{tree}')).output);
+    } finally {
+      await hashed.dispose();
+    }
+  });
+
+  it('hashes every file itself when the ids that came with them are not one well-formed id per file', () => {
+    const list = [{ path: 'a.txt', data: new Uint8Array([1]) }, { path: 'b.txt', data: new Uint8Array([2]) }];
+    const id = 'a'.repeat(40);
+    for (const blobIds of [[id], [id, 'not an id'], [id, 42], 'x', undefined]) {
+      expect(unpackBaselineFiles({ ...packFiles(list), blobIds }).map((file) => file.blobId)).toEqual([undefined, undefined]);
+    }
+    expect(unpackBaselineFiles({ ...packFiles(list), blobIds: [id, id] }).map((file) => file.blobId)).toEqual([id, id]);
   });
 
   it('reads back from the packs: git show and a diff against the baseline', async () => {

@@ -5,7 +5,6 @@
 // small.
 import type { FileSystem } from 'just-git';
 import { hexOf, writeIdBytes } from '../../../object-id';
-import { crc32 } from '../../../zip/stored-zip';
 import type { ObjectHasher } from './object-hasher';
 
 /** An object to pack, with its id already known. */
@@ -14,8 +13,6 @@ export type PackedObject = { id: string; type: 'commit' | 'tree' | 'blob'; body:
 const PACK_BYTES = 1 << 20;
 const TYPE_NUMBER = { commit: 1, tree: 2, blob: 3 } as const;
 const STORED_BLOCK = 0xffff;
-const ADLER_MOD = 65521;
-const ADLER_RUN = 5552; // the longest run before the sums can overflow 32 bits
 
 /** Writes `objects` into `<gitDir>/objects/pack/` as packs of about PACK_BYTES each. */
 export async function writeStoredPacks(fs: FileSystem, gitDir: string, objects: readonly PackedObject[], hasher: ObjectHasher): Promise<void> {
@@ -46,8 +43,8 @@ function packOf(objects: readonly PackedObject[], hasher: ObjectHasher): { pack:
   let at = 12;
   objects.forEach((object, i) => {
     offsets[i] = at;
-    const end = writeStored(buffer, view, writeHeader(buffer, at, TYPE_NUMBER[object.type], object.body.length), object.body);
-    crcs[i] = crc32(buffer.subarray(at, end));
+    const end = writeStored(buffer, view, writeHeader(buffer, at, TYPE_NUMBER[object.type], object.body.length), object.body, hasher);
+    crcs[i] = hasher.crc32(buffer.subarray(at, end));
     at = end;
   });
   const checksum = hasher.digest(buffer.subarray(0, at));
@@ -72,7 +69,7 @@ function storedLength(length: number): number {
 }
 
 /** A zlib stream of `body` in stored blocks at `at`; returns where it ends. */
-function writeStored(buffer: Uint8Array, view: DataView, at: number, body: Uint8Array): number {
+function writeStored(buffer: Uint8Array, view: DataView, at: number, body: Uint8Array, hasher: ObjectHasher): number {
   buffer[at++] = 0x78; // deflate, 32 kB window
   buffer[at++] = 0x01; // no preset dictionary, fastest level; 0x7801 is a multiple of 31 as zlib requires
   let offset = 0;
@@ -87,24 +84,10 @@ function writeStored(buffer: Uint8Array, view: DataView, at: number, body: Uint8
     at += 5 + length;
     offset += length;
   } while (offset < body.length);
-  view.setUint32(at, adler32(body));
+  view.setUint32(at, hasher.adler32(body));
   return at + 4;
 }
 
-function adler32(data: Uint8Array): number {
-  let a = 1;
-  let b = 0;
-  for (let start = 0; start < data.length; start += ADLER_RUN) {
-    const end = Math.min(start + ADLER_RUN, data.length);
-    for (let i = start; i < end; i++) {
-      a += data[i];
-      b += a;
-    }
-    a %= ADLER_MOD;
-    b %= ADLER_MOD;
-  }
-  return ((b << 16) | a) >>> 0;
-}
 
 /** The pack's .idx (version 2): a fan-out by first byte, the sorted ids, their CRCs and offsets, two checksums. */
 function indexOf(objects: readonly PackedObject[], offsets: Uint32Array, crcs: Uint32Array, packChecksum: Uint8Array, hasher: ObjectHasher): Uint8Array {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStat } from '../../memory-stat';
 import { createEmbeddedRuntime } from '../../in-process';
 import { IndexedListingFs } from '../indexed-listing-fs';
-import { blobIdOf } from './blob-id';
+import { objectHasher } from '../baseline/object-hasher';
 import { indexStatOf, scanWorkTree, PLAIN_MODE } from './work-tree-scan';
 
 const encoder = new TextEncoder();
@@ -14,7 +14,7 @@ async function staged(text: string) {
   memory.writeFileSync('/w/f', text, undefined, { mtime: new Date(1_700_000_000_123) });
   const stats = new MemoryStat(() => memory);
   const fs = new IndexedListingFs(memory);
-  const entry = { path: 'f', blobId: blobIdOf(encoder.encode(text)), mode: PLAIN_MODE, stat: indexStatOf(stats.stat('/w/f')!, stats.numbering) };
+  const entry = { path: 'f', blobId: (await objectHasher()).objectId('blob', encoder.encode(text)), mode: PLAIN_MODE, stat: indexStatOf(stats.stat('/w/f')!, stats.numbering) };
   return { memory, stats, fs, entry };
 }
 

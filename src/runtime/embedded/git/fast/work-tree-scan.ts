@@ -6,7 +6,7 @@
 // writes back (as real git's status refreshes its index).
 import type { IndexEntry, IndexStat } from '../git-index';
 import type { IndexedListingFs } from '../indexed-listing-fs';
-import { blobIdOf } from './blob-id';
+import { objectHasher } from '../baseline/object-hasher';
 
 /** A file's stat data; token 0 when the file system gives none (the file is then always read). */
 export type FileStatData = { kind: 'file' | 'symlink' | 'directory'; mode: number; size: number; mtimeMs: number; token: number };
@@ -39,6 +39,7 @@ export async function scanWorkTree(fs: IndexedListingFs, stats: FileStats, workT
   const changes: WorkTreeChange[] = [];
   const updated: IndexEntry[] = [];
   let refreshed = false;
+  const hasher = await objectHasher();
   for (const entry of entries) {
     if (entry.mode === GITLINK_MODE) {
       updated.push(entry);
@@ -58,7 +59,7 @@ export async function scanWorkTree(fs: IndexedListingFs, stats: FileStats, workT
       continue;
     }
     const data = await readEntry(fs, path, info);
-    const blobId = blobIdOf(data);
+    const blobId = hasher.objectId('blob', data);
     if (blobId === entry.blobId && mode === entry.mode) {
       updated.push({ ...entry, stat });
       refreshed = true;
