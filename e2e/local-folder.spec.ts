@@ -84,7 +84,10 @@ async function openFolder(page: Page) {
 async function writeBack(page: Page) {
   await openSidebar(page);
   const close = page.getByTestId('write-back-close');
-  if (await close.isVisible()) await close.click();
+  // The last review's panel may still be closing (the drawer animates on a phone): closed either way is what counts.
+  if (await close.isVisible()) await close.click({ timeout: 5_000 }).catch(() => undefined);
+  await expect(close).toBeHidden();
+  await openSidebar(page); // the drawer may have closed meanwhile
   await page.getByTestId('write-back').click();
   await expect(page.getByTestId('write-back-review')).toHaveAttribute('data-state', 'reviewing');
 }
