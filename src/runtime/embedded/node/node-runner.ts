@@ -98,6 +98,7 @@ export class NodeRunner {
       testOnly: false,
       testNumberOffset: 0,
       memoryLimitBytes: memoryLimit(invocation.memoryMb),
+      modules: 'native',
     };
   }
 
@@ -119,6 +120,7 @@ export class NodeRunner {
           testOnly: invocation.only,
           testNumberOffset: totals.topLevel,
           memoryLimitBytes: memoryLimit(invocation.memoryMb),
+      modules: 'native',
         },
         ctx.fs,
         ctx.signal,

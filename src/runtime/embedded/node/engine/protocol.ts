@@ -21,6 +21,11 @@ export type EngineJob = {
   /** Numbering of top-level TAP lines continues after this (node --test runs several files into one report). */
   testNumberOffset: number;
   memoryLimitBytes: number;
+  /**
+   * How ES modules load: 'native', through QuickJS's own module loader (resolveModule/loadModule); 'transform', as
+   * CommonJS transformed by the host (the browser engine's eval has no loader hook: see module-transform/).
+   */
+  modules: 'native' | 'transform';
 };
 
 /** The counts a test file reports for `node --test`'s summary. */

@@ -1,0 +1,16 @@
+// What the guest asks of the host's module transform, over the engine's blocking request channel (the one fs uses,
+// with ops named `module:*`), when its engine loads ES modules as CommonJS (EngineJob.modules 'transform').
+
+/** The prefix of every module-transform op. */
+export const MODULE_OP_PREFIX = 'module:';
+
+/**
+ * `module:transform`: args [filename, format], data the file's source (UTF-8). `format` 'module' turns an ES module
+ * into a CommonJS body; 'commonjs' only rewrites a CommonJS file's `import()` and `import.meta`. The reply is JSON
+ * `{ code, async }` (`async`: the body uses top-level await and is compiled as an async function), or an error whose
+ * code is 'ERR_SYNTAX' with the parser's message.
+ */
+export const MODULE_TRANSFORM_OP = 'module:transform';
+
+export type ModuleFormat = 'module' | 'commonjs';
+export type TransformedModule = { code: string; async: boolean };
