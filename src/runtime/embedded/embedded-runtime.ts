@@ -7,6 +7,7 @@ import type { EmbeddedExecOptions } from './bash-session';
 import type { NpmEnvironment } from './npm/environment';
 import type { CopiedEntry } from '../workspace/scan';
 import type { WorkspaceFile } from '../zip/workspace-zip';
+import type { NodeEngineChoice } from './node/engine-choice';
 
 export type EmbeddedRuntimeOptions = {
   /** Initial files: workdir-relative (or absolute) path -> content. */
@@ -17,6 +18,8 @@ export type EmbeddedRuntimeOptions = {
   npm?: NpmEnvironment;
   /** The page's side of `git push` (it asks the person, then sends); without it, push says there is no network. */
   gitPush?: GitPushHost;
+  /** Which engine `node` runs on (the browser's own once a sandbox frame is handed over); default: QuickJS. */
+  nodeEngines?: NodeEngineChoice;
 };
 
 /** The embedded runtime's own surface: a Runtime whose exec also takes a cross-thread stop flag. */

@@ -20,6 +20,7 @@ import { WatchBatcher } from '../workspace/watch-batcher';
 import { lazyGitCommand } from './git/git-command';
 import { PendingBaseline } from './git/pending-baseline';
 import { createNodeCommand, type NodeCommand } from './node/node-command';
+import { NodeEngineChoice } from './node/engine-choice';
 import { createNpmCommands, type NpmCommands } from './npm/command';
 import { applyToMemory, entryType, exportMemoryZip, listFolder, memoryScanSource } from './memory-fs';
 import { detachEntry, forkMemory, makeForkable } from './fork/memory-fork';
@@ -32,7 +33,7 @@ export { DEFAULT_WORKDIR };
 export type { EmbeddedExecOptions, EmbeddedRuntime, EmbeddedRuntimeFork, EmbeddedRuntimeOptions };
 
 /** What a fork's runtime starts from: the fork's file system and the parent's shell and places. */
-type ForkedFrom = { memory: InMemoryFs; cwd: string; env?: Record<string, string>; readOnly: ReadOnlyPlaces; baseline: PendingBaseline; stats: MemoryStat };
+type ForkedFrom = { memory: InMemoryFs; cwd: string; env?: Record<string, string>; readOnly: ReadOnlyPlaces; baseline: PendingBaseline; stats: MemoryStat; engines: NodeEngineChoice };
 
 /**
  * Creates the in-process embedded runtime with `files` written under `workdir`. It is ready at once (synchronous);
@@ -57,11 +58,13 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
   private readonly baseline: PendingBaseline;
   /** Stat data of the files for git's index, without an await (shares its tokens with the forks). */
   private readonly stats: MemoryStat;
-  private readonly node: NodeCommand = createNodeCommand();
+  private readonly node: NodeCommand;
   private readonly searchIndex = new SearchIndex(() => this.memory);
   private readonly npm: NpmCommands;
   private readonly readOnly: ReadOnlyPlaces;
   private disposed = false;
+  /** Which engine `node` runs on, shared with the forks. */
+  readonly engines: NodeEngineChoice;
 
   /** A runtime with `options.files`, or (`forked`) one over a fork's file system. */
   constructor(
@@ -80,6 +83,8 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
       makeForkable(memory);
     }
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths), (paths) => this.readOnly.check(paths), (path) => detachEntry(this.memory, path));
+    this.engines = options.nodeEngines ?? forked?.engines ?? new NodeEngineChoice();
+    this.node = createNodeCommand(this.engines);
     this.npm = createNpmCommands(options.npm);
     const commands = [
       lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush, fileStats: this.stats }),
@@ -96,7 +101,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     if (this.forked) throw new Error('A fork cannot be forked again; fork the live workspace instead.');
     const cwd = options.cwd !== undefined ? this.resolve(options.cwd) : this.shell.directory;
     const files = forkMemory(this.memory, this.workdir);
-    const forked: ForkedFrom = { memory: files.memory, cwd, env: options.env, readOnly: this.readOnly, baseline: this.baseline.copy(), stats: this.stats };
+    const forked: ForkedFrom = { memory: files.memory, cwd, env: options.env, readOnly: this.readOnly, baseline: this.baseline.copy(), stats: this.stats, engines: this.engines };
     const runtime = new InProcessEmbeddedRuntime(this.options, forked);
     return {
       runtime,

@@ -1,8 +1,11 @@
 // node's command line, as far as the embedded runtime honours it: what to run, the options that change how, and the
 // arguments the program sees in process.argv.
 
-/** What every run takes from the options: `memoryMb` from --max-old-space-size (the engine's memory cap). */
-type RunOptions = { execArgv: string[]; memoryMb?: number };
+/**
+ * What every run takes from the options: `memoryMb` from --max-old-space-size (the QuickJS engine's memory cap), and
+ * `engine` from --engine (Conch's own option: quickjs forces the fallback engine, browser insists on the other).
+ */
+type RunOptions = { execArgv: string[]; memoryMb?: number; engine?: 'browser' | 'quickjs' };
 
 export type NodeInvocation =
   | { kind: 'version' }
@@ -37,6 +40,7 @@ export function parseNodeArgs(args: string[]): NodeInvocation {
   let only = false;
   let module = false;
   let memoryMb: number | undefined;
+  let engine: RunOptions['engine'];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const [flag, inline] = splitFlag(arg);
@@ -51,6 +55,12 @@ export function parseNodeArgs(args: string[]): NodeInvocation {
       print ||= flag.startsWith('-p') || flag === '--print';
       execArgv.push(flag, code);
       continue;
+    }
+    if (flag === '--engine') {
+      const value = inline ?? args[++i];
+      if (value !== 'browser' && value !== 'quickjs') return { kind: 'error', message: 'node: --engine must be "browser" or "quickjs"' };
+      engine = value;
+      continue; // Conch's own: not in process.execArgv
     }
     execArgv.push(arg);
     if (flag === '--test') test = true;
@@ -73,10 +83,10 @@ export function parseNodeArgs(args: string[]): NodeInvocation {
   return finish([], false);
 
   function finish(rest: string[], afterDashes: boolean): NodeInvocation {
-    if (evalCode !== undefined) return { kind: 'eval', code: evalCode, print, args: rest, execArgv, memoryMb, module };
-    if (test) return { kind: 'test', patterns: rest, execArgv, memoryMb, only };
-    if (rest.length === 0 || (rest[0] === '-' && !afterDashes)) return { kind: 'stdin', args: rest.slice(1), execArgv, memoryMb, module };
-    return { kind: 'file', path: rest[0], args: rest.slice(1), execArgv, memoryMb, module };
+    if (evalCode !== undefined) return { kind: 'eval', code: evalCode, print, args: rest, execArgv, memoryMb, engine, module };
+    if (test) return { kind: 'test', patterns: rest, execArgv, memoryMb, engine, only };
+    if (rest.length === 0 || (rest[0] === '-' && !afterDashes)) return { kind: 'stdin', args: rest.slice(1), execArgv, memoryMb, engine, module };
+    return { kind: 'file', path: rest[0], args: rest.slice(1), execArgv, memoryMb, engine, module };
   }
 }
 

@@ -2,6 +2,7 @@
 // its WebAssembly load on the first `node` a person or the agent runs, never at start-up.
 
 import type { LazyCommand } from 'just-bash';
+import type { NodeEngineChoice } from './engine-choice';
 
 export type NodeCommand = {
   /** The command to pass to `new Bash({ customCommands })`. */
@@ -11,7 +12,7 @@ export type NodeCommand = {
 };
 
 /** A `node` command for one shell; each shell has its own engine workers. */
-export function createNodeCommand(): NodeCommand {
+export function createNodeCommand(engines: NodeEngineChoice): NodeCommand {
   let runner: { dispose(): void } | undefined;
   let disposed = false;
   return {
@@ -19,7 +20,7 @@ export function createNodeCommand(): NodeCommand {
       name: 'node',
       load: async () => {
         const { NodeRunner } = await import('./node-runner');
-        const created = new NodeRunner();
+        const created = new NodeRunner(engines);
         runner = created;
         if (disposed) created.dispose();
         return created.command;

@@ -5,6 +5,7 @@
 import { defineCommand, type ByteString, type Command, type ExecResult, type IFileSystem, type ResolvedCommandContext } from 'just-bash';
 import type { EngineEntry, EngineJob, TestCounts } from './engine/protocol';
 import { EnginePool, type RunAround, type RunResult } from './engine/pool';
+import type { NodeEngineChoice, NodeEngineName } from './engine-choice';
 import type { NodeLauncher } from './subprocess/child-processes';
 import { parseNodeArgs, type NodeInvocation } from './node-args';
 import { findTestFiles } from './test-files';
@@ -17,24 +18,46 @@ const USAGE = `Usage: node [options] [ script.js | script.mjs | script.ts ] [arg
        node --test [files or folders...]
        node -e "script" | node -p "expression"
 
-Conch's embedded node runs JavaScript and TypeScript (types stripped) in a sandboxed engine (QuickJS):
-CommonJS and ES modules, fs over the workspace, and Node's core modules for scripts and tests.
+Conch's embedded node runs JavaScript and TypeScript (types stripped) in a sandboxed engine: the browser's
+own, in an isolated frame with no storage and no network, where the browser allows it; QuickJS otherwise.
+CommonJS and ES modules, fs over the workspace, child processes, and Node's core modules for scripts and tests.
 It runs no servers and no native modules (use the WebContainer runtime for those); npm installs packages.
+  --engine=quickjs|browser   run on that engine (Conch's own option; quickjs is the fallback)
 `;
 
 type Context = Pick<ResolvedCommandContext, 'fs' | 'cwd' | 'env' | 'stdin' | 'signal' | 'exec'> & { exportedEnv?: Record<string, string> };
 
-/** The `node` command and the engine workers behind it. */
+/** The `node` command and the engine workers behind it (a pool per engine; the chosen one is kept warm). */
 export class NodeRunner {
-  private readonly pool = new EnginePool();
+  private readonly quickJs = new EnginePool();
+  private browser: { engine: unknown; pool: EnginePool } | undefined;
+  private readonly unsubscribe: () => void;
   readonly command: Command = defineCommand('node', (args, ctx) => this.execute(args, ctx));
 
-  constructor() {
-    this.pool.warm();
+  constructor(private readonly engines: NodeEngineChoice) {
+    this.unsubscribe = engines.onChange(() => this.warm());
+    this.warm();
   }
 
   dispose(): void {
-    this.pool.dispose();
+    this.unsubscribe();
+    this.quickJs.dispose();
+    this.browser?.pool.dispose();
+  }
+
+  private warm(): void {
+    this.poolFor(undefined).pool.warm();
+  }
+
+  /** The pool of the engine a run asked for (`wanted`), or of the chosen one; null when the browser engine is asked for and absent. */
+  private poolFor(wanted: NodeEngineName | undefined): { pool: EnginePool; engine: NodeEngineName } {
+    const engine = this.engines.browser();
+    if (wanted === 'quickjs' || !engine) return { pool: this.quickJs, engine: 'quickjs' };
+    if (this.browser?.engine !== engine) {
+      this.browser?.pool.dispose();
+      this.browser = { engine, pool: new EnginePool(engine) };
+    }
+    return { pool: this.browser.pool, engine: 'browser' };
   }
 
   /** Runs `node ARGS`; `onOutput` hears the program's output as it prints (a streamed child process). */
@@ -55,8 +78,11 @@ export class NodeRunner {
         return this.runTests(invocation, ctx);
       case 'file':
       case 'eval':
-      case 'stdin':
-        return toExecResult(await this.pool.run(this.job(invocation, ctx), ctx.fs, ctx.signal, this.around(ctx, onOutput)));
+      case 'stdin': {
+        const chosen = this.chosenPool(invocation.engine);
+        if (typeof chosen === 'string') return { stdout: '', stderr: chosen, exitCode: 9 };
+        return toExecResult(await chosen.pool.run(this.job(invocation, ctx, chosen.engine), ctx.fs, ctx.signal, this.around(ctx, onOutput)));
+      }
       default: {
         const unknown: never = invocation;
         throw new Error(`Unknown invocation ${JSON.stringify(unknown)}`);
@@ -75,7 +101,14 @@ export class NodeRunner {
     return { exec: ctx.exec, runNode, onOutput };
   }
 
-  private job(invocation: Extract<NodeInvocation, { kind: 'file' | 'eval' | 'stdin' }>, ctx: Context): EngineJob {
+  /** The pool for a run, or why `--engine=browser` cannot be honoured. */
+  private chosenPool(wanted: NodeEngineName | undefined): { pool: EnginePool; engine: NodeEngineName } | string {
+    const chosen = this.poolFor(wanted);
+    if (wanted === 'browser' && chosen.engine !== 'browser') return `node: the browser engine is not available here (${this.engines.state().reason}); run without --engine to use QuickJS.\n`;
+    return chosen;
+  }
+
+  private job(invocation: Extract<NodeInvocation, { kind: 'file' | 'eval' | 'stdin' }>, ctx: Context, engine: NodeEngineName): EngineJob {
     const stdin = decodeStdin(ctx.stdin);
     let entry: EngineEntry;
     let argv: string[];
@@ -98,7 +131,7 @@ export class NodeRunner {
       testOnly: false,
       testNumberOffset: 0,
       memoryLimitBytes: memoryLimit(invocation.memoryMb),
-      modules: 'native',
+      modules: engine === 'browser' ? 'transform' : 'native',
     };
   }
 
@@ -106,10 +139,12 @@ export class NodeRunner {
     const started = Date.now();
     const files = await testFilesFor(invocation.patterns, ctx.fs, ctx.cwd);
     if (typeof files === 'string') return { stdout: '', stderr: files, exitCode: 1 };
+    const chosen = this.chosenPool(invocation.engine);
+    if (typeof chosen === 'string') return { stdout: '', stderr: chosen, exitCode: 9 };
     const totals: TestCounts = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0, topLevel: 0 };
     const out: string[] = ['TAP version 13\n'];
     for (const file of files) {
-      const result = await this.pool.run(
+      const result = await chosen.pool.run(
         {
           entry: { kind: 'test-file', path: file },
           argv: [NODE_PATH, file],
@@ -120,7 +155,7 @@ export class NodeRunner {
           testOnly: invocation.only,
           testNumberOffset: totals.topLevel,
           memoryLimitBytes: memoryLimit(invocation.memoryMb),
-      modules: 'native',
+          modules: chosen.engine === 'browser' ? 'transform' : 'native',
         },
         ctx.fs,
         ctx.signal,

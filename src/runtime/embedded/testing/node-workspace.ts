@@ -1,8 +1,11 @@
 // One embedded runtime per test file for the `node` tests: its engine worker stays warm between tests, which is
 // what keeps these tests fast. `run` gives the exit code and the output (stdout and stderr merged, in order).
+// `engine: 'browser'` runs node on the browser engine, through the sandbox frame's Node stand-in.
 
 import { afterAll } from 'vitest';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../in-process';
+import { NodeEngineChoice } from '../node/engine-choice';
+import { createNodeSandboxEngine } from '../node/sandbox/node-stand-in';
 
 export type NodeWorkspace = {
   runtime: EmbeddedRuntime;
@@ -12,8 +15,10 @@ export type NodeWorkspace = {
 };
 
 /** A workspace with `files`, disposed after the test file. */
-export function nodeWorkspace(files: Record<string, string> = {}): NodeWorkspace {
-  const runtime = createEmbeddedRuntime({ files });
+export function nodeWorkspace(files: Record<string, string> = {}, options: { engine?: 'browser' | 'quickjs' } = {}): NodeWorkspace {
+  const nodeEngines = new NodeEngineChoice();
+  if (options.engine === 'browser') nodeEngines.set(createNodeSandboxEngine(), "the browser engine, in the sandbox frame's Node stand-in");
+  const runtime = createEmbeddedRuntime({ files, nodeEngines });
   afterAll(() => runtime.dispose());
   return {
     runtime,

@@ -1,31 +1,18 @@
-// The host's engine workers: one kept warm between `node` runs (so `node -e 1` does not pay for a worker start), more
-// started when runs overlap. A run is served here: its output collected, its file-system requests answered into the
-// shared reply buffer, and its stop request delivered (interrupt flag first; the worker is terminated if the program
-// has not stopped within STOP_GRACE_MS).
+// The host's engine workers, of one engine (QuickJS, or the browser's own in the sandbox frame): one kept warm between
+// `node` runs (so `node -e 1` does not pay for a worker start), more started when runs overlap. A run is served
+// here: its output collected, its file-system requests answered through its run channel, and its stop request
+// delivered (the stop slot first; the worker is terminated if the program has not stopped within STOP_GRACE_MS).
 
 import type { IFileSystem } from 'just-bash';
-import {
-  CONTROL_BYTES,
-  CONTROL_EVENTS,
-  CONTROL_STOP,
-  CONTROL_WAKE,
-  REPLY_HEADER_BYTES,
-  REPLY_INITIAL_BYTES,
-  REPLY_KIND,
-  REPLY_LENGTH,
-  REPLY_STATE,
-  ReplyKind,
-  ReplyState,
-  type EngineJob,
-  type EngineToHost,
-  type FsRequest,
-  type TestCounts,
-} from './protocol';
+import type { EngineJob, EngineToHost, FsRequest, TestCounts } from './protocol';
 import { answerFsRequest, type FsAnswer } from './fs-service';
 import { ChildProcesses, type NodeLauncher, type ShellExec } from '../subprocess/child-processes';
 import { CHILD_OP_PREFIX } from '../subprocess/messages';
-import { maxStackBytes, startEngineWorker, type EngineWorkerPort } from './worker-start';
-import { loadEngineAssets } from './assets';
+import { quickJsEngine, type EngineSource, type EngineWorkerPort } from './worker-start';
+import type { RunChannel } from './run-channel';
+import { captureAsyncContext } from './async-context';
+import { HOST_OP_PREFIX } from '../sandbox/host-ops';
+import { answerHostRequest } from '../sandbox/host-op-answers';
 
 export type RunResult = {
   stdout: string;
@@ -43,8 +30,6 @@ const MAX_WORKERS = 16;
 /** A worker whose WebAssembly memory grew past this is replaced after its run, returning the memory. */
 const RECYCLE_HEAP_BYTES = 64 * 1024 * 1024;
 
-const encoder = new TextEncoder();
-
 /** What a run may use besides its file system: the shell and `node` for its children, and a listener for its output. */
 export type RunAround = { exec?: ShellExec; runNode?: NodeLauncher; onOutput?: (fd: 1 | 2, text: string) => void };
 
@@ -53,6 +38,8 @@ export class EnginePool {
   private idle: Promise<EngineWorker> | undefined;
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
+
+  constructor(private readonly engine: EngineSource = quickJsEngine) {}
 
   /** Runs `job` on a warm worker against `fs`; `signal` stops it; `around` runs its children and hears its output. */
   async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, around: RunAround = {}): Promise<RunResult> {
@@ -84,7 +71,7 @@ export class EnginePool {
   /** Starts a worker ahead of the first run. */
   warm(): void {
     if (this.disposed || this.idle) return;
-    const starting = EngineWorker.start();
+    const starting = EngineWorker.start(this.engine);
     this.idle = starting;
     starting.then(
       (worker) => (this.disposed ? worker.terminate() : this.live.add(worker)),
@@ -105,10 +92,10 @@ export class EnginePool {
     if (this.disposed) throw new Error('node: the embedded runtime was disposed.');
     const idle = this.idle;
     this.idle = undefined;
-    let worker = await (idle ?? EngineWorker.start());
+    let worker = await (idle ?? EngineWorker.start(this.engine));
     if (!worker.reusable()) {
       this.retire(worker); // it retired itself after its last job
-      worker = await EngineWorker.start();
+      worker = await EngineWorker.start(this.engine);
     }
     this.live.add(worker);
     return worker;
@@ -125,8 +112,7 @@ type ActiveRun = {
   fs: IFileSystem;
   /** The program's child processes, once it starts one. */
   children: () => ChildProcesses;
-  reply: SharedArrayBuffer;
-  control: Int32Array;
+  channel: RunChannel;
   stdout: string[];
   stderr: string[];
   /** Hears the output as it arrives (a streamed child process). */
@@ -135,13 +121,15 @@ type ActiveRun = {
   pending?: FsAnswer;
   /** File-system requests are answered one after another, as the engine blocks on each. */
   queue: Promise<void>;
+  /** Runs a callback in the async context the run started in (async-context.ts). */
+  inContext: <T>(fn: () => T) => T;
   finish(result: { exitCode: number; tests?: TestCounts } | { crashed: string }): void;
 };
 
 /** What a run may use around its file system: its stop signal, and the shell for its child processes. */
 type RunServices = RunAround & { signal?: AbortSignal; warm(): void };
 
-/** One engine worker: initialised with the engine assets, running one job at a time. */
+/** One engine worker, started and initialised by its engine, running one job at a time. */
 class EngineWorker {
   /** Run ids are unique across a thread's workers: a late message from a replaced worker never matches a new run. */
   private static nextRunId = 1;
@@ -157,24 +145,12 @@ class EngineWorker {
     });
   }
 
-  static async start(): Promise<EngineWorker> {
-    const assets = await loadEngineAssets();
-    const port = startEngineWorker();
-    const worker = new EngineWorker(port);
-    await new Promise<void>((resolve, reject) => {
-      worker.onReady = resolve;
-      worker.onInitFailed = (message) => reject(new Error(`node: the JavaScript engine could not start: ${message}`));
-      port.onExit((reason) => reject(new Error(`node: the JavaScript engine could not start: ${reason}`)));
-      port.post({ type: 'init', wasm: assets.wasm, guest: assets.guest, maxStackBytes: maxStackBytes() });
-    });
-    return worker;
+  static async start(engine: EngineSource): Promise<EngineWorker> {
+    return new EngineWorker(await engine.start());
   }
 
-  private onReady: () => void = () => {};
-  private onInitFailed: (message: string) => void = () => {};
-
   reusable(): boolean {
-    return this.healthy && this.heapBytes < RECYCLE_HEAP_BYTES;
+    return this.healthy && this.port.reusable && this.heapBytes < RECYCLE_HEAP_BYTES;
   }
 
   terminate(): void {
@@ -184,38 +160,31 @@ class EngineWorker {
 
   run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
-    const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_INITIAL_BYTES);
-    const control = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
     let children: ChildProcesses | undefined;
-    const wake = (): void => {
-      Atomics.add(control, CONTROL_EVENTS, 1);
-      Atomics.store(control, CONTROL_WAKE, 1);
-      Atomics.notify(control, CONTROL_WAKE);
-    };
+    const wake = (): void => run.channel.signal('event');
+    let run: ActiveRun;
     return new Promise<RunResult>((resolve) => {
       let stopped = false;
       let grace: ReturnType<typeof setTimeout> | undefined;
       const stop = (): void => {
         if (stopped) return;
         stopped = true;
-        Atomics.store(control, CONTROL_STOP, 1);
-        Atomics.store(control, CONTROL_WAKE, 1);
-        Atomics.notify(control, CONTROL_WAKE);
+        run.channel.signal('stop');
         grace = setTimeout(() => {
           this.terminate();
           run.finish({ crashed: 'stopped' });
         }, STOP_GRACE_MS);
       };
-      const run: ActiveRun = {
+      run = {
         id,
         fs,
         children: () => (children ??= new ChildProcesses({ exec, runNode, signal, wake, warm })),
-        reply,
-        control,
+        channel: { reply: () => false, grown: () => {}, signal: () => {} }, // until the run has started, below
         stdout: [],
         stderr: [],
         onOutput,
         queue: Promise.resolve(),
+        inContext: captureAsyncContext(),
         finish: (result) => {
           if (this.active !== run) return;
           this.active = undefined;
@@ -234,21 +203,17 @@ class EngineWorker {
         },
       };
       this.active = run;
+      run.channel = this.port.startRun(id, job);
       if (signal?.aborted) stop();
       else signal?.addEventListener('abort', stop, { once: true });
-      this.port.post({ type: 'run', id, job, reply, control: control.buffer as SharedArrayBuffer });
     });
   }
 
   private receive(message: EngineToHost): void {
     switch (message.type) {
       case 'ready':
-        this.onReady();
-        return;
       case 'init-failed':
-        this.healthy = false;
-        this.onInitFailed(message.message);
-        return;
+        return; // the engine's start() waited for these
       case 'output': {
         const run = this.current(message.id);
         for (const [fd, text] of message.chunks) {
@@ -259,14 +224,13 @@ class EngineWorker {
       }
       case 'fs': {
         const run = this.current(message.id);
-        if (run) run.queue = run.queue.then(() => this.answer(run, message.request));
+        if (run) run.queue = run.queue.then(() => run.inContext(() => this.answer(run, message.request)));
         return;
       }
       case 'fs-grow': {
         const run = this.current(message.id);
         if (run?.pending) {
-          run.reply = message.reply;
-          writeReply(run.reply, run.pending);
+          run.channel.grown(message.reply, run.pending);
           run.pending = undefined;
         }
         return;
@@ -291,8 +255,12 @@ class EngineWorker {
   }
 
   private async answer(run: ActiveRun, request: FsRequest): Promise<void> {
-    const answer = request.op.startsWith(CHILD_OP_PREFIX) ? await run.children().answer(request) : await answerFsRequest(run.fs, request);
-    if (!writeReply(run.reply, answer)) run.pending = answer;
+    const answer = request.op.startsWith(CHILD_OP_PREFIX)
+      ? await run.children().answer(request)
+      : request.op.startsWith(HOST_OP_PREFIX)
+        ? await answerHostRequest(request)
+        : await answerFsRequest(run.fs, request);
+    if (!run.channel.reply(answer)) run.pending = answer;
   }
 }
 
@@ -314,20 +282,4 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
       },
     );
   });
-}
-
-/** Writes `answer` into the reply buffer and wakes the engine; false (and a TooBig reply) when it does not fit. */
-function writeReply(reply: SharedArrayBuffer, answer: FsAnswer): boolean {
-  const header = new Int32Array(reply, 0, REPLY_HEADER_BYTES / 4);
-  const payload =
-    answer.kind === 'bytes'
-      ? answer.bytes
-      : encoder.encode(answer.kind === 'json' ? JSON.stringify(answer.value ?? null) : JSON.stringify({ code: answer.code, message: answer.message }));
-  const fits = payload.length <= reply.byteLength - REPLY_HEADER_BYTES;
-  if (fits) new Uint8Array(reply, REPLY_HEADER_BYTES, payload.length).set(payload);
-  Atomics.store(header, REPLY_LENGTH, payload.length);
-  Atomics.store(header, REPLY_KIND, fits ? (answer.kind === 'bytes' ? ReplyKind.Bytes : answer.kind === 'json' ? ReplyKind.Json : ReplyKind.Error) : ReplyKind.TooBig);
-  Atomics.store(header, REPLY_STATE, ReplyState.Ready);
-  Atomics.notify(header, REPLY_STATE);
-  return fits;
 }

@@ -23,6 +23,7 @@ import { nextDelay, runDue, setTimerErrorHandler, timers } from './globals/timer
 import { installWebGlobals } from './globals/web';
 import { installFunctionImport } from './globals/function-import';
 import { installStackTraceApi } from './globals/stack-trace';
+import { defineGlobals } from './globals/define-globals';
 
 const global = globalThis as unknown as Record<string, unknown>;
 
@@ -96,7 +97,7 @@ function start(job: EngineJob): void {
   installStackTraceApi();
   installWebGlobals(global);
   installFunctionImport();
-  Object.assign(global, {
+  defineGlobals(global, {
     global: globalThis,
     process,
     console: consoleObject,
@@ -166,7 +167,7 @@ function start(job: EngineJob): void {
           runModule(moduleName);
           return;
         }
-        Object.assign(global, { require: modules.createRequire(name), module: { exports: {}, id: '[eval]' }, exports: {}, __filename: '[eval]', __dirname: '.' });
+        defineGlobals(global, { require: modules.createRequire(name), module: { exports: {}, id: '[eval]' }, exports: {}, __filename: '[eval]', __dirname: '.' });
         const result = host.compile(entry.code, '[eval]');
         if (entry.print) host.write(1, `${typeof result === 'string' ? result : inspect(result)}\n`);
         return;

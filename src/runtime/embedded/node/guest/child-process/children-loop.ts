@@ -16,7 +16,7 @@ let installed = false;
 export function awaitChild(id: number, child: Waiting): void {
   if (!installed) {
     installed = true;
-    seen = host.hostEvents();
+    // `seen` stays at the counter's start (0): a child that ended before this first wait has moved it already.
     addLoopSource({
       alive: () => [...running.values()].some((waiting) => waiting.refed),
       ready: () => running.size > 0 && host.hostEvents() !== seen,

@@ -7,6 +7,7 @@ import { bufferModule } from '../modules/packages';
 import { nodeError } from '../node-error';
 import { URL, URLSearchParams } from './url';
 import { AbortController, AbortSignal, DOMException, Event, EventTarget } from './event-target';
+import { defineGlobals } from './define-globals';
 
 export class TextEncoder {
   readonly encoding = 'utf-8';
@@ -107,7 +108,7 @@ export function structuredClone<T>(value: T): T {
 /** Installs the web globals on the guest's global object. */
 export function installWebGlobals(global: Record<string, unknown>): void {
   const start = Date.now() - host.now();
-  Object.assign(global, {
+  defineGlobals(global, {
     TextEncoder,
     TextDecoder,
     URL,
