@@ -4,6 +4,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { bundleReport } from './build/bundle-report.js';
 import { CROSS_ORIGIN_ISOLATION_HEADERS } from './src/runtime/cross-origin-isolation.js';
 import { nodeGuestBundle } from './build/node-guest-bundle.js';
+import { nodeSandboxBundle } from './build/node-sandbox-bundle.js';
 import { serviceWorker } from './build/service-worker.js';
 
 // WebContainers need SharedArrayBuffer, which needs a cross-origin isolated page (one COEP value, in that file).
@@ -12,10 +13,10 @@ const crossOriginIsolation = { ...CROSS_ORIGIN_ISOLATION_HEADERS };
 export default defineConfig({
   // Relative base: the static build can be hosted under any path.
   base: './',
-  plugins: [svelte(), bundleReport(), nodeGuestBundle(), serviceWorker()],
+  plugins: [svelte(), bundleReport(), nodeGuestBundle(), nodeSandboxBundle(), serviceWorker()],
   server: { headers: crossOriginIsolation },
   preview: { headers: crossOriginIsolation },
-  worker: { format: 'es', plugins: () => [nodeGuestBundle()] },
+  worker: { format: 'es', plugins: () => [nodeGuestBundle(), nodeSandboxBundle()] },
   // The dev server finds dependencies by crawling from index.html, which does not reach what only Web Workers import
   // (the embedded runtime, the session-file reader). Found on first use instead, they were optimized then and the
   // page reloaded ("optimized dependencies changed"). Naming them here bundles them before the first load.

@@ -39,15 +39,8 @@ export type PanelTab = 'files' | 'terminal' | 'preview' | 'changes';
 type Engine = { streamFn: StreamFn; tools: AgentTool[] };
 
 /** What the top bar shows about the sandbox. */
-export type BootView = {
-  state: 'booting' | 'ready' | 'failed';
-  kind: 'webcontainer' | 'embedded' | null;
-  /** Why this runtime (e.g. the WebContainer fallback reason), or why it failed. */
-  detail: string;
-  canRetryWebContainer: boolean;
-  /** The retry button's label when it is not "Try WebContainer again" (e.g. WebContainer waits to be asked for). */
-  retryLabel?: string;
-};
+export type { BootView } from './boot/boot-view';
+import type { BootView } from './boot/boot-view';
 
 export type AppStateOptions = {
   /** Persistence of settings; defaults to IndexedDB (createSessionStore). */

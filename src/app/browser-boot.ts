@@ -14,6 +14,7 @@ export function createBrowserBoot(
 ): (app: AppState, preference: Settings['runtimePreference']) => Promise<Runtime | null> {
   let machine: RuntimeBoot | undefined;
   let detachPreview: (() => void) | undefined;
+  let nodeEngine: BootView['nodeEngine'];
 
   const adopt = (app: AppState, runtime: Runtime): Runtime => {
     detachPreview?.();
@@ -38,10 +39,18 @@ export function createBrowserBoot(
       timeoutMs,
       autoBootWebContainer: mayAutoBootWebContainer(globalThis.navigator),
       bootWebContainer: async () => (await import('../runtime/webcontainer/boot')).bootWebContainerRuntime(),
-      createEmbedded: async () => (await import('../runtime/embedded/client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app), gitPush: app.gitPush }),
+      createEmbedded: async () => {
+        // node's browser engine: the frame is made and probed while the runtime's worker starts.
+        const { openNodeSandboxFrame } = await import('./boot/node-sandbox/sandbox-frame');
+        const nodeSandbox = openNodeSandboxFrame(document, (verdict) => {
+          nodeEngine = { engine: verdict.ok ? 'browser' : 'quickjs', reason: verdict.reason };
+          app.setBoot({ ...app.boot, nodeEngine });
+        });
+        return (await import('../runtime/embedded/client')).createEmbeddedRuntimeInWorker({ npm: await pageNpm(app), gitPush: app.gitPush, nodeSandbox });
+      },
     });
     machine.subscribe((state) => {
-      app.setBoot(bootView(state));
+      app.setBoot({ ...bootView(state), nodeEngine });
       // A WebContainer that came up late is taken at once while nothing has happened in the session yet.
       if (state.state === 'ready' && state.webContainerStandby && isPristine(app)) void app.retryWebContainer();
     });

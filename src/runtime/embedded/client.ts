@@ -6,6 +6,8 @@
 // changed: before a command, only the paths changed since the last one are read back.
 
 import type { EmbeddedRuntimeOptions } from './in-process';
+import type { EmbeddedWorkerOptions, WorkerLike } from './worker-options';
+import { offerNodeSandbox } from './node-sandbox-offer';
 import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './protocol';
 import { appendNote, stopNote } from '../exec/notes';
 import { relativeTo, resolvePath } from '../paths';
@@ -16,20 +18,7 @@ import type { CopiedEntry } from '../workspace/scan';
 import { packFiles } from './packed-files';
 import { answerBaselineFiles, answerNpmCall, GitPushAnswers, type WorkerLine } from './worker-requests';
 
-/** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
-export interface WorkerLike {
-  postMessage(message: ToWorker, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: { data: FromWorker }) => void): void;
-  addEventListener(type: 'error', listener: (event: { message?: string }) => void): void;
-  terminate(): void;
-}
-
-export type EmbeddedWorkerOptions = EmbeddedRuntimeOptions & {
-  /** Default: Vite's module worker for worker.ts. */
-  createWorker?: () => WorkerLike;
-  /** How long a command may take to end after a stop request before the worker is replaced. */
-  stopGraceMs?: number;
-};
+export type { EmbeddedWorkerOptions, WorkerLike };
 
 export const STOP_GRACE_MS = 3000;
 // How long after a command's own deadline the page steps in, should the worker not have stopped it.
@@ -108,6 +97,7 @@ class WorkerEmbeddedRuntime implements Runtime {
     });
     await ready;
     worker.postMessage({ type: 'watch', enabled: true });
+    void offerNodeSandbox(this.options.nodeSandbox, (message, transfer) => worker.postMessage(message, transfer ?? []), () => this.worker === worker);
   }
 
   readFile = (...args: MethodArgs<'readFile'>) => this.call('readFile', args);

@@ -7,6 +7,7 @@ import type { BaselineFile, GitPushAnswer, GitPushRequest, ScannedEntry, StagedI
 import { STOP_SLOTS, type CallRequest, type FromWorker, type NpmHostCall, type ToWorker } from './protocol';
 import type { NpmEnvironment } from './npm/environment';
 import { unpackBaselineFiles, unpackFiles } from './packed-files';
+import { NodeEngineChoice } from './node/engine-choice';
 
 // just-bash's defense-in-depth mode blocks `Atomics` for scripts while they run; the stop-flag check is host code,
 // so it keeps the original function, taken before any script starts.
@@ -16,6 +17,8 @@ export type PostToPage = (message: FromWorker, transfer?: Transferable[]) => voi
 
 /** A message handler serving one embedded runtime; `post` sends replies to the page. */
 export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Promise<void> {
+  // Which engine node runs on: QuickJS until the page hands over a sandbox frame that passed its probe.
+  const nodeEngines = new NodeEngineChoice();
   let runtime: EmbeddedRuntime | undefined;
   let stopTable: Int32Array | undefined;
   let stopWatching: (() => void) | undefined;
@@ -45,6 +48,7 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
         try {
           runtime = await createEmbeddedRuntime({
             ...message.options,
+            nodeEngines,
             npm: message.npmHost ? pageNpm : undefined,
             gitPush: message.gitPushHost ? askPageToPush : undefined,
           });
@@ -86,6 +90,10 @@ export function createEmbeddedHost(post: PostToPage): (message: ToWorker) => Pro
       case 'watch':
         stopWatching?.();
         stopWatching = message.enabled ? runtime?.watch((paths) => post({ type: 'changes', paths })) : undefined;
+        return;
+      case 'node-sandbox':
+        if (!message.port) nodeEngines.set(null, message.reason);
+        else nodeEngines.set((await import('./node/sandbox/connect')).connectSandboxEngine(message.port), message.reason);
         return;
       case 'baseline': {
         const { name, remoteUrl } = message;

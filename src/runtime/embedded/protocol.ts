@@ -68,6 +68,8 @@ export type ToWorker =
   | { type: 'copy-entries'; id: number; paths: string[] }
   | { type: 'watch'; enabled: boolean }
   /** Runtime.setBaseline: its name and remote only (null: no baseline); the files stay in the page until the worker asks. */
+  /** node's browser engine: a port to the page's sandbox frame (its relay), or why there is none (`port` absent). */
+  | { type: 'node-sandbox'; port?: MessagePort; reason: string }
   | { type: 'baseline'; name: string | null; remoteUrl?: string }
   /** The answer to baseline-files-needed: the baseline's files, packed like import-files, with their blob ids when known (one per path). */
   | { type: 'baseline-files'; request: number; paths: string[]; ends: Uint32Array; bytes: ArrayBuffer; blobIds?: string[] }
