@@ -7,7 +7,7 @@
 
 import type { EmbeddedRuntimeOptions } from './in-process';
 import type { EmbeddedWorkerOptions, WorkerLike } from './worker-options';
-import { offerNodeSandbox } from './node-sandbox-offer';
+import { offerNodeSandbox } from './node/sandbox/sandbox-offer';
 import { STOP_SLOTS, type ForwardedMethod, type FromWorker, type MethodArgs, type MethodResult, type ToWorker } from './protocol';
 import { appendNote, stopNote } from '../exec/notes';
 import { relativeTo, resolvePath } from '../paths';

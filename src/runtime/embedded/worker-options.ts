@@ -3,7 +3,7 @@
 
 import type { EmbeddedRuntimeOptions } from './embedded-runtime';
 import type { FromWorker, ToWorker } from './protocol';
-import type { NodeSandboxOffer } from './node-sandbox-offer';
+import type { NodeSandboxOffer } from './node/sandbox/sandbox-offer';
 
 /** The part of `Worker` the client uses (tests pass an in-memory stand-in). */
 export interface WorkerLike {

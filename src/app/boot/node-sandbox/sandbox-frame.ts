@@ -2,7 +2,7 @@
 // fresh MessagePort to a relay in the frame for each runtime worker (NodeSandboxOffer). The frame's messages are
 // accepted only from the frame itself, from its opaque origin; nothing it says is trusted beyond the probe's checks.
 
-import type { NodeSandboxOffer } from '../../../runtime/embedded/node-sandbox-offer';
+import type { NodeSandboxOffer } from '../../../runtime/embedded/node/sandbox/sandbox-offer';
 import { sandboxFrameDocument, type FrameProbe } from './frame-document';
 import { probeVerdict, type ProbeVerdict } from './probe-verdict';
 

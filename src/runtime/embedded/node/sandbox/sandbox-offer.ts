@@ -2,7 +2,7 @@
 // the DOM), as a fresh MessagePort for each worker the runtime starts, or why there is none (the frame's probe found
 // it not isolated, or the browser cannot make one).
 
-import type { ToWorker } from './protocol';
+import type { ToWorker } from '../../protocol';
 
 /** The page's sandbox frame, offered to each runtime worker. */
 export interface NodeSandboxOffer {
