@@ -13,16 +13,21 @@ import type { EngineHost, GuestHooks } from '../guest/host-api';
 import { STRIP_TYPES_OP } from './host-ops';
 
 const OUTPUT_BATCH_BYTES = 64 * 1024;
+/** How often the loop looks again while only the browser's own work (a wasm compile) is pending. */
+const NATIVE_POLL_MS = 4;
 const HASHES: Record<string, (data: Uint8Array) => Uint8Array> = { md5, sha1, sha256, sha512 };
 
 // Taken before the guest replaces the globals with its own, which are built on the host functions below (its
 // timers are driven by this loop; its performance, crypto and URL call back into the host).
 const NativeMessageChannel = globalThis.MessageChannel;
+const nativeSetTimeout = globalThis.setTimeout.bind(globalThis);
 const nativeSetImmediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
 const nativeEval = globalThis.eval;
 const nativeNow = performance.now.bind(performance);
 const nativeRandomValues = crypto.getRandomValues.bind(crypto);
 const NativeURL = URL;
+// Node's own process, in the frame's Node stand-in only (the guest replaces the global with its own).
+const hostProcess = (globalThis as { process?: { on?(event: string, listener: (reason: unknown, promise: unknown) => void): void } }).process;
 const nativePerformance = performance as { memory?: { usedJSHeapSize?: number } };
 const nativeHeapBytes = () => nativePerformance.memory?.usedJSHeapSize ?? 0;
 
@@ -45,7 +50,11 @@ export class NativeRun {
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
 
+  /** Browser work a program awaits that the guest's loop cannot see (compiling wasm): the process lives on meanwhile. */
+  private nativePending = 0;
+
   constructor(private readonly guest: GuestSources) {
+    this.trackNativeWork();
     (globalThis as unknown as { __conchHost: EngineHost }).__conchHost = this.host();
     try {
       nativeEval(`${guest.core}\n//# sourceURL=node:internal/conch`);
@@ -75,17 +84,18 @@ export class NativeRun {
       Atomics.store(this.control, CONTROL_WAKE, 0);
       const wait = Number(this.step(() => this.hooks!.nextTimer()) ?? -1);
       if (this.ended()) break;
-      if (wait < 0) {
+      if (wait < 0 && this.nativePending === 0) {
         const more = this.step(() => this.hooks!.beforeExit());
         if (more === 'true') continue;
         await nextTask();
         if (this.ended() || this.step(() => this.hooks!.nextTimer()) !== '-1') continue; // beforeExit's promise jobs scheduled more
         break;
       }
-      if (wait > 0) {
-        this.flush();
-        Atomics.wait(this.control, CONTROL_WAKE, 0, wait);
-      }
+      if (this.nativePending > 0 || wait > 0) this.flush();
+      if (this.nativePending > 0) {
+        // Blocking on the control buffer would hold back the browser's own callbacks: look again shortly instead.
+        await new Promise((resolve) => nativeSetTimeout(resolve, wait < 0 ? NATIVE_POLL_MS : Math.min(wait, NATIVE_POLL_MS)));
+      } else if (wait > 0) Atomics.wait(this.control, CONTROL_WAKE, 0, wait);
       if (this.ended()) break;
       this.step(() => this.hooks!.runTimers());
     }
@@ -95,6 +105,24 @@ export class NativeRun {
     }
     this.flush();
     return { exitCode: this.exitCode ?? 130, tests: this.tests };
+  }
+
+  // The browser's asynchronous work that a Node program may await (Node's loop waits for it too), counted while it
+  // runs: compiling wasm, and fetch (which the frame's CSP fails, but a moment later, not at once).
+  private trackNativeWork(): void {
+    const scope = globalThis as unknown as Record<string, unknown>;
+    const wasm = scope.WebAssembly as Record<string, unknown> | undefined;
+    const targets: [Record<string, unknown>, string][] = [[scope, 'fetch'], ...['compile', 'instantiate', 'compileStreaming', 'instantiateStreaming'].map((name): [Record<string, unknown>, string] => [wasm ?? {}, name])];
+    for (const [owner, name] of targets) {
+      const original = owner[name];
+      if (typeof original !== 'function') continue;
+      owner[name] = (...args: unknown[]) => {
+        this.nativePending++;
+        return Promise.resolve()
+          .then(() => (original as (...args: unknown[]) => unknown).apply(owner, args))
+          .finally(() => this.nativePending--);
+      };
+    }
   }
 
   private ended(): boolean {
@@ -115,22 +143,27 @@ export class NativeRun {
     }
   }
 
-  // A promise rejected with no handler ends the process as in Node, unless the guest's process handles it.
+  // A promise rejected with no handler goes to the program's 'unhandledRejection' listeners, as in Node, or else ends
+  // the process with the reason printed.
   private listenForUnhandled(): void {
-    const scope = globalThis as unknown as { addEventListener?: (type: string, listener: (event: { reason: unknown; preventDefault(): void }) => void) => void };
-    const onRejection = (reason: unknown) => {
+    const onRejection = (reason: unknown, promise: unknown) => {
       if (reason instanceof ProcessExit || this.ended()) return;
+      const guestProcess = (globalThis as { process?: { listenerCount?(event: string): number; emit?(event: string, ...args: unknown[]): unknown } }).process;
+      if ((guestProcess?.listenerCount?.('unhandledRejection') ?? 0) > 0) {
+        this.step(() => void guestProcess!.emit!('unhandledRejection', reason, promise));
+        return;
+      }
       this.fatal(reason);
     };
+    const scope = globalThis as unknown as { addEventListener?: (type: string, listener: (event: { reason: unknown; promise: unknown; preventDefault(): void }) => void) => void };
     if (typeof scope.addEventListener === 'function') {
       scope.addEventListener('unhandledrejection', (event) => {
         event.preventDefault();
-        onRejection(event.reason);
+        onRejection(event.reason, event.promise);
       });
       return;
     }
-    const nodeProcess = (globalThis as { process?: { on?: (event: string, listener: (reason: unknown) => void) => void } }).process;
-    nodeProcess?.on?.('unhandledRejection', onRejection); // the Node stand-in for the frame (tests)
+    hostProcess?.on?.('unhandledRejection', onRejection); // the frame's Node stand-in (tests)
   }
 
   /** An error no guest handler caught: the guest prints it as Node does, else it is printed here. */
