@@ -189,3 +189,53 @@ test.describe('guest code in the sandbox frame', () => {
     expect(page.context().pages()).toHaveLength(1);
   });
 });
+
+/** The slowest of `rounds` answers from the page to `1 + 1`, in milliseconds, while something else runs. */
+async function slowestAnswer(page: Page, rounds: number): Promise<number> {
+  let slowest = 0;
+  for (let i = 0; i < rounds; i++) {
+    const ms = await page.evaluate(() => new Promise<number>((resolve) => {
+      const started = performance.now();
+      setTimeout(() => resolve(1 + 1 === 2 ? performance.now() - started : -1), 0);
+    }));
+    slowest = Math.max(slowest, ms);
+    await page.waitForTimeout(20);
+  }
+  return slowest;
+}
+
+test('a tight loop, a huge allocation or a flood of fs calls leaves the page answering, and each is stopped', async ({ page }) => {
+  await page.goto('/');
+  const shell = await openTerminal(page);
+  const programs = {
+    loop: 'while (true) {}',
+    allocation: 'const kept = []; while (true) kept.push(new Array(1e6).fill(kept.length));',
+    'fs flood': "const fs = require('fs'); for (;;) { fs.statSync('/'); fs.writeFileSync('flood.txt', 'x'); }",
+  };
+  const slowest: Record<string, number> = {};
+  for (const [name, program] of Object.entries(programs)) {
+    await page.keyboard.type(`node -e "${program}"`);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300); // running by now
+    slowest[name] = await slowestAnswer(page, 15);
+    await page.keyboard.press('Control+C');
+    await expect(shell.locator('.xterm-rows')).toContainText('$ ', { timeout: 5_000 });
+    await run(page, shell, `node -p "'after ' + '${name}'"`, `AFTER-${name.replace(' ', '-').toUpperCase()}`);
+    await expect(row(shell, new RegExp(`^\\s*after ${name}\\s*$`))).toHaveCount(1);
+  }
+  for (const [name, ms] of Object.entries(slowest)) console.log(`  page's slowest answer while ${name.padEnd(10)} ran: ${ms.toFixed(1)} ms`);
+  for (const ms of Object.values(slowest)) expect(ms).toBeLessThan(50);
+});
+
+test('a program flooding the bridge with malformed messages breaks nothing: the next program runs', async ({ page }) => {
+  await page.goto('/');
+  const shell = await openTerminal(page);
+  await page.getByTestId('import-zip').setInputFiles({ name: 'bridge.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ 'b-main/attacks/bridge.js': new TextEncoder().encode(attacks(9)['attacks/bridge.js']) })) });
+  await expect(page.getByTestId('import-result')).toHaveAttribute('data-kind', 'success', { timeout: 30_000 });
+  await shell.click();
+  await run(page, shell, 'node attacks/bridge.js', 'BRIDGE-DONE');
+  await expect(row(shell, /^\s*bridge flooded\s*$/)).toHaveCount(1);
+  await expect(row(shell, /forged/)).toHaveCount(0);
+  await run(page, shell, `node -p "require('fs').readdirSync('attacks').join(',')"`, 'NEXT-DONE');
+  await expect(row(shell, /^\s*bridge\.js\s*$/)).toHaveCount(1);
+});
