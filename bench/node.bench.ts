@@ -11,31 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'vite';
 import type { createEmbeddedRuntime as CreateEmbeddedRuntime } from '../src/runtime/embedded';
+import { CPU_SCRIPT, type CpuResult } from './lib/node-cpu-script';
 
 const WARM_RUNS = 10;
 /** The pause before each warm run in the "paced" series: an agent's commands come seconds apart, not back to back. */
 const PACE_MS = 500;
 
-const CPU_SCRIPT = `
-const started = performance.now();
-const doc = { items: [] };
-for (let i = 0; i < 66000; i++) doc.items.push({ id: i, name: 'item ' + i, tags: ['a', 'b', 'c'], price: i * 1.5, ok: true });
-const text = JSON.stringify(doc);
-const back = JSON.parse(text);
-const json = performance.now() - started; // building the document, stringify and parse
-const limit = 2000000;
-const sieve = new Uint8Array(limit + 1);
-let primes = 0;
-for (let i = 2; i <= limit; i++) {
-  if (sieve[i]) continue;
-  primes++;
-  for (let j = i * i; j <= limit; j += i) sieve[j] = 1;
-}
-const total = performance.now() - started;
-console.log(JSON.stringify({ bytes: text.length, items: back.items.length, primes, jsonMs: json, sieveMs: total - json, totalMs: total }));
-`;
-
-type CpuResult = { bytes: number; items: number; primes: number; jsonMs: number; sieveMs: number; totalMs: number };
 
 const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom', logLevel: 'error' });
 try {
