@@ -26,6 +26,8 @@ import { ChildProcesses, type NodeLauncher, type ShellExec } from '../subprocess
 import { CHILD_OP_PREFIX } from '../subprocess/messages';
 import { maxStackBytes, startEngineWorker, type EngineWorkerPort } from './worker-start';
 import { loadEngineAssets } from './assets';
+import { MODULE_OP_PREFIX } from '../module-transform/messages';
+import { ModuleTransformer } from '../module-transform/module-transformer';
 
 export type RunResult = {
   stdout: string;
@@ -53,6 +55,8 @@ export class EnginePool {
   private idle: Promise<EngineWorker> | undefined;
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
+  /** One per pool, so a package's modules are transformed once for the runtime's life. */
+  private readonly modules = new ModuleTransformer();
 
   /** Runs `job` on a warm worker against `fs`; `signal` stops it; `around` runs its children and hears its output. */
   async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, around: RunAround = {}): Promise<RunResult> {
@@ -68,7 +72,7 @@ export class EnginePool {
       return { stdout: '', stderr: '', exitCode: 130, stopped: true };
     }
     try {
-      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm() });
+      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm(), modules: this.modules });
     } finally {
       this.release(worker);
     }
@@ -123,6 +127,7 @@ export class EnginePool {
 type ActiveRun = {
   id: number;
   fs: IFileSystem;
+  modules: ModuleTransformer;
   /** The program's child processes, once it starts one. */
   children: () => ChildProcesses;
   reply: SharedArrayBuffer;
@@ -139,7 +144,7 @@ type ActiveRun = {
 };
 
 /** What a run may use around its file system: its stop signal, and the shell for its child processes. */
-type RunServices = RunAround & { signal?: AbortSignal; warm(): void };
+type RunServices = RunAround & { signal?: AbortSignal; warm(): void; modules: ModuleTransformer };
 
 /** One engine worker: initialised with the engine assets, running one job at a time. */
 class EngineWorker {
@@ -182,7 +187,7 @@ class EngineWorker {
     this.port.terminate();
   }
 
-  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm }: RunServices): Promise<RunResult> {
+  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm, modules }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
     const reply = new SharedArrayBuffer(REPLY_HEADER_BYTES + REPLY_INITIAL_BYTES);
     const control = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
@@ -209,6 +214,7 @@ class EngineWorker {
       const run: ActiveRun = {
         id,
         fs,
+        modules,
         children: () => (children ??= new ChildProcesses({ exec, runNode, signal, wake, warm })),
         reply,
         control,
@@ -291,7 +297,11 @@ class EngineWorker {
   }
 
   private async answer(run: ActiveRun, request: FsRequest): Promise<void> {
-    const answer = request.op.startsWith(CHILD_OP_PREFIX) ? await run.children().answer(request) : await answerFsRequest(run.fs, request);
+    const answer = request.op.startsWith(CHILD_OP_PREFIX)
+      ? await run.children().answer(request)
+      : request.op.startsWith(MODULE_OP_PREFIX)
+        ? await run.modules.answerModuleRequest(request)
+        : await answerFsRequest(run.fs, request);
     if (!writeReply(run.reply, answer)) run.pending = answer;
   }
 }

@@ -1,0 +1,82 @@
+// The token-level rewrite that runs before sucrase: `import(x)` and `import.meta` become the wrapper's parameters,
+// an ES module's own `require` and `exports` names are renamed away from the ones sucrase's CommonJS output uses, and
+// top-level await is found. Positions come from sucrase's tokenizer, so strings, comments, template literals and
+// regular expressions are never touched; every replacement keeps its line breaks, so line numbers stay.
+
+import { parse, type SucraseToken } from 'sucrase/dist/parser';
+
+/** The names the transformed code expects from its wrapper function. */
+export const META_PARAM = '__conchMeta';
+export const IMPORT_PARAM = '__conchImport';
+/** What an ES module's own `require` / `exports` become: names nothing defines, so `typeof require` is 'undefined'. */
+const RENAMED: Record<string, string> = { require: '__conchModuleScope_require', exports: '__conchModuleScope_exports' };
+
+// sucrase's IdentifierRole values (parser/tokenizer/index.d.ts).
+const ROLE_EXPORT_ACCESS = 1;
+const ROLE_SHORTHAND_FIRST = 5; // ObjectShorthandTopLevelDeclaration .. ObjectShorthand
+const ROLE_SHORTHAND_LAST = 8;
+const ROLE_IMPORT_DECLARATION = 9;
+const ROLE_OBJECT_KEY = 10;
+const ROLE_IMPORT_ACCESS = 11;
+
+export type Rewritten = { code: string; usesTopLevelAwait: boolean };
+
+/** A cheap test before tokenizing a CommonJS file: could it contain `import(` or `import.meta` at all? */
+export function mayUseImport(source: string): boolean {
+  return /\bimport\s*(\(|\.\s*meta\b)/.test(source);
+}
+
+/**
+ * Rewrites `source` (an ES module when `esModule`, else CommonJS) as described above; throws sucrase's SyntaxError
+ * (message "... (line:column)") when it does not parse.
+ */
+export function rewriteModuleSyntax(source: string, esModule: boolean, typescript: boolean): Rewritten {
+  const { tokens, scopes } = parse(source, false, typescript, false);
+  const text = (token: SucraseToken | undefined): string => (token ? source.slice(token.start, token.end) : '');
+  // Function bodies (the program's own scope, which sucrase also marks as one, spans every token).
+  const functions = scopes.filter((scope) => scope.isFunctionScope && !(scope.startTokenIndex === 0 && scope.endTokenIndex >= tokens.length - 1));
+  const inFunction = (index: number): boolean => functions.some((scope) => index >= scope.startTokenIndex && index < scope.endTokenIndex);
+
+  const edits: { start: number; end: number; text: string }[] = [];
+  let usesTopLevelAwait = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.isType) continue;
+    const word = text(token);
+    const before = text(tokens[i - 1]);
+    const isProperty = before === '.' || before === '?.';
+    if (word === 'import' && !isProperty) {
+      if (text(tokens[i + 1]) === '(') edits.push({ start: token.start, end: token.end, text: IMPORT_PARAM });
+      else if (text(tokens[i + 1]) === '.' && text(tokens[i + 2]) === 'meta') {
+        const end = tokens[i + 2].end;
+        edits.push({ start: token.start, end, text: keepingLines(META_PARAM, source.slice(token.start, end)) });
+        i += 2;
+      }
+      continue;
+    }
+    if (!esModule) continue;
+    if (word === 'await' && token.identifierRole === null && !isProperty && !inFunction(i)) usesTopLevelAwait = true;
+    const renamed = RENAMED[word];
+    if (renamed === undefined || token.identifierRole === null) continue;
+    const role = token.identifierRole;
+    if (role === ROLE_OBJECT_KEY || role === ROLE_IMPORT_ACCESS) continue;
+    let replacement = renamed;
+    if (role >= ROLE_SHORTHAND_FIRST && role <= ROLE_SHORTHAND_LAST) replacement = `${word}: ${renamed}`;
+    else if (role === ROLE_IMPORT_DECLARATION && (before === '{' || before === ',')) replacement = `${word} as ${renamed}`;
+    else if (role === ROLE_EXPORT_ACCESS && text(tokens[i + 1]) !== 'as') replacement = `${renamed} as ${word}`;
+    edits.push({ start: token.start, end: token.end, text: replacement });
+  }
+
+  let code = '';
+  let at = 0;
+  for (const edit of edits) {
+    code += source.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return { code: code + source.slice(at), usesTopLevelAwait };
+}
+
+/** `replacement`, followed by as many line breaks as `original` held (`import\n.meta` spans lines). */
+function keepingLines(replacement: string, original: string): string {
+  return replacement + '\n'.repeat(original.split('\n').length - 1);
+}
