@@ -13,6 +13,7 @@ import { createFs } from './fs/fs';
 import { inspect, stackOf } from './inspect';
 import { defineLazy, once } from './modules/lazy';
 import { CJS_WRAPPER_HEAD, ModuleSystem } from './modules/modules';
+import { TransformedModules } from './modules/transformed-modules';
 import { nodeError } from './node-error';
 import { createOs } from './os';
 import { createV8 } from './builtins/v8';
@@ -89,6 +90,8 @@ function start(job: EngineJob): void {
     v8: () => createV8(() => host.memoryUsage(), job.memoryLimitBytes),
   });
   modules = new ModuleSystem(builtins, resolverFs, () => cwd);
+  // 'transform': ES modules run as CommonJS bodies the host made (an engine whose eval has no module loader).
+  const transformed = job.modules === 'transform' ? new TransformedModules(modules, builtins) : undefined;
   hooks.resolveModule = (base, request) => modules.resolveModule(base, request);
   hooks.loadModule = (name) => modules.loadModule(name);
   (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('conch.resolve')] = (base: string, request: string) => modules.resolveModule(base, request);
@@ -138,6 +141,7 @@ function start(job: EngineJob): void {
   };
 
   const runModule = (name: string) => {
+    if (transformed) return transformed.runMain(name, uncaught);
     // import() from a one-line script: the module and its graph load through resolveModule/loadModule.
     const load = host.compile('(name) => import(name)', 'node:internal/import') as (name: string) => Promise<unknown>;
     load(name).then(undefined, uncaught);
@@ -167,7 +171,8 @@ function start(job: EngineJob): void {
           return;
         }
         Object.assign(global, { require: modules.createRequire(name), module: { exports: {}, id: '[eval]' }, exports: {}, __filename: '[eval]', __dirname: '.' });
-        const result = host.compile(entry.code, '[eval]');
+        const code = transformed ? transformed.prepareScript(entry.code, name, global) : entry.code;
+        const result = host.compile(code, '[eval]');
         if (entry.print) host.write(1, `${typeof result === 'string' ? result : inspect(result)}\n`);
         return;
       }

@@ -1,0 +1,143 @@
+// ES modules on an engine with no module loader (EngineJob.modules 'transform'): the host turns each ES module into
+// a CommonJS body (module-transform/), run here in a wrapper with import.meta and import() as parameters. Module
+// records are keyed by module name (a file URL with its query, as resolveModule gives it), apart from require.cache,
+// as in Node. An import of CommonJS, JSON or a core module gives Node's namespace: default is module.exports, and
+// each identifier key is a named export.
+//
+// Top-level await: the entry module, and any module reached through import(), is waited for; a module with top-level
+// await that is imported statically runs up to its first await before its importer continues (Node would wait).
+
+import { host } from '../host';
+import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from '../../module-transform/messages';
+import type { Builtins } from './builtins';
+import { fileOf, parseJson, type ModuleSystem } from './modules';
+import { dirname } from './resolve';
+
+type Namespace = Record<string, unknown>;
+type EsModule = { exports: Namespace; evaluated: Promise<void> };
+
+/** A CommonJS file that might use import() or import.meta (the host tells for sure). */
+const MAY_IMPORT = /\bimport\s*(\(|\.\s*meta\b)/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+export class TransformedModules {
+  private readonly esModules = new Map<string, EsModule>();
+  private readonly namespaces = new Map<string, Namespace>();
+
+  constructor(
+    private readonly modules: ModuleSystem,
+    private readonly builtins: Builtins,
+  ) {
+    modules.rewriteCommonJs = (filename, source) => {
+      if (!MAY_IMPORT.test(source)) return undefined;
+      const { code } = transform(source, filename, 'commonjs');
+      return { code, params: ['__conchMeta', '__conchImport'], args: [this.meta(`file://${filename}`), this.importFrom(filename)] };
+    };
+  }
+
+  /** Runs the main module (`node file.mjs`, `--input-type=module`); its failure, even after an await, is reported. */
+  runMain(name: string, uncaught: (error: unknown) => void): void {
+    this.dynamicImport(name).then(undefined, uncaught);
+  }
+
+  /**
+   * `node -e` code (a script, so it cannot take wrapper parameters): rewritten when it may use import(), with the
+   * names the rewrite refers to defined on `global`, not enumerable.
+   */
+  prepareScript(code: string, name: string, global: Record<string, unknown>): string {
+    if (!MAY_IMPORT.test(code)) return code;
+    Object.defineProperty(global, '__conchImport', { value: this.importFrom(name), configurable: true, writable: true });
+    Object.defineProperty(global, '__conchMeta', { value: this.meta(name), configurable: true, writable: true });
+    return transform(code, name, 'commonjs').code;
+  }
+
+  /** import() from code in `referrer` (a module name, a file path, or a script's name such as /cwd/[eval]). */
+  importFrom(referrer: string): (specifier: unknown) => Promise<Namespace> {
+    return (specifier) => Promise.resolve().then(() => this.dynamicImport(this.modules.resolveModule(referrer, String(specifier))));
+  }
+
+  /** The namespace of module `name` once it and what it imports have run. */
+  private async dynamicImport(name: string): Promise<Namespace> {
+    const namespace = this.importNow(name);
+    const module = this.esModules.get(name);
+    if (module) await module.evaluated;
+    return namespace;
+  }
+
+  /** The namespace of module `name`, loading and running it first if it is new. */
+  private importNow(name: string): Namespace {
+    const known = this.esModules.get(name);
+    if (known) return known.exports;
+    if (name.startsWith('node:')) return this.namespaceOf(name, () => this.builtins.load(name));
+    const inline = this.modules.inlineSource(name);
+    if (inline !== undefined) return this.evaluate(name, inline, '[eval1]');
+    const filename = fileOf(name);
+    switch (this.modules.resolver.formatOf(filename)) {
+      case 'json':
+        return this.namespaceOf(name, () => parseJson(this.modules.rawSourceOf(filename), filename), { defaultOnly: true });
+      case 'commonjs':
+        return this.namespaceOf(name, () => this.modules.require(filename, dirname(filename), filename));
+      case 'module':
+        return this.evaluate(name, this.modules.rawSourceOf(filename), filename);
+    }
+  }
+
+  /** Runs an ES module's transformed body; its record exists before it runs, so an import cycle sees it. */
+  private evaluate(name: string, source: string, filename: string): Namespace {
+    const { code, async } = transform(source, filename, 'module');
+    const exports: Namespace = {};
+    const module: EsModule = { exports, evaluated: Promise.resolve() };
+    this.esModules.set(name, module);
+    const head = `(${async ? 'async ' : ''}function (exports, require, __conchMeta, __conchImport) { `;
+    try {
+      const body = host.compile(`${head}${code}\n})`, name) as (...args: unknown[]) => unknown;
+      // Resolved from the file's path, not its URL: Node's errors say "imported from /path/to/file.mjs".
+      const referrer = name.startsWith('file://') ? fileOf(name) : name;
+      const require = (specifier: string) => this.importNow(this.modules.resolveModule(referrer, specifier));
+      const result = body.call(undefined, exports, require, this.meta(name), this.importFrom(referrer));
+      if (async) module.evaluated = result as Promise<void>;
+    } catch (error) {
+      this.esModules.delete(name);
+      throw error;
+    }
+    return exports;
+  }
+
+  /** import.meta for module `name`. */
+  private meta(name: string): Record<string, unknown> {
+    const filename = name.startsWith('file://') ? fileOf(name) : name;
+    return { url: name, filename, dirname: dirname(filename), resolve: (specifier: unknown) => this.modules.resolveModule(name, String(specifier)) };
+  }
+
+  /** Node's namespace of a module that is not an ES module, made once per name (so `import *` gives one object). */
+  private namespaceOf(name: string, load: () => unknown, { defaultOnly = false } = {}): Namespace {
+    const known = this.namespaces.get(name);
+    if (known) return known;
+    const value = load();
+    const namespace: Namespace = {};
+    // The transformed importer takes a namespace as it is when it says __esModule (sucrase's interop).
+    Object.defineProperty(namespace, '__esModule', { value: true });
+    if (!defaultOnly && value !== null && (typeof value === 'object' || typeof value === 'function')) {
+      for (const key of Object.keys(value)) if (IDENTIFIER.test(key) && key !== 'default') namespace[key] = (value as Namespace)[key];
+    }
+    namespace.default = value;
+    this.namespaces.set(name, namespace);
+    return namespace;
+  }
+}
+
+/** Asks the host to transform `source`; a syntax error is thrown as Node throws it, pointing at the file's line. */
+function transform(source: string, filename: string, format: ModuleFormat): TransformedModule {
+  try {
+    return JSON.parse(host.fs(MODULE_TRANSFORM_OP, JSON.stringify([filename, format]), host.encodeUtf8(source)) as string) as TransformedModule;
+  } catch (error) {
+    const failure = error as Error & { code?: string };
+    if (failure.code !== 'ERR_SYNTAX') throw error;
+    const at = /\s*\((\d+):(\d+)\)$/.exec(failure.message);
+    const syntax = new SyntaxError(at ? failure.message.slice(0, at.index) : failure.message);
+    const where = filename.startsWith('/') ? `file://${filename}` : filename;
+    syntax.stack = `    at ${where}:${at?.[1] ?? 1}:${at?.[2] ?? 1}\n`;
+    throw syntax;
+  }
+}
+
