@@ -1,0 +1,112 @@
+// The ES-module-to-CommonJS transform, run in Node: the body is evaluated here in the wrapper the guest uses, with a
+// tiny module table standing in for the guest's loader.
+
+import { describe, expect, it } from 'vitest';
+import { ModuleSyntaxError, transformModule } from './transform';
+
+type Namespace = Record<string, unknown>;
+
+/** Runs `sources[entry]` and what it imports (by exact specifier) as the guest would; returns the entry's exports. */
+function run(sources: Record<string, string>, entry: string, log: unknown[] = []): Namespace {
+  const done = new Map<string, Namespace>();
+  const load = (name: string): Namespace => {
+    const known = done.get(name);
+    if (known) return known;
+    const exports: Namespace = {};
+    done.set(name, exports);
+    const { code } = transformModule(sources[name], `/${name}`, 'module');
+    const body = new Function('exports', 'require', '__conchMeta', '__conchImport', 'console', code) as (...args: unknown[]) => void;
+    const meta = { url: `file:///${name}` };
+    body(exports, load, meta, (specifier: string) => Promise.resolve(load(specifier)), { log: (...args: unknown[]) => log.push(...args) });
+    return exports;
+  };
+  return load(entry);
+}
+
+describe('transformModule', () => {
+  it('turns static imports and exports into CommonJS: named, default, renamed, re-exports and export *', () => {
+    const exports = run(
+      {
+        'a.mjs': "import def, { one as uno } from 'b.mjs';\nimport * as all from 'c.mjs';\nexport { two } from 'c.mjs';\nexport * from 'd.mjs';\nexport default def + uno;\nexport const keys = Object.keys(all).sort();",
+        'b.mjs': 'export default 10;\nexport const one = 1;',
+        'c.mjs': 'export const two = 2;\nexport const three = 3;',
+        'd.mjs': 'export const four = 4;\nexport default "not re-exported";',
+      },
+      'a.mjs',
+    );
+    expect({ ...exports }).toEqual({ default: 11, keys: ['three', 'two'], two: 2, four: 4 });
+  });
+
+  it('keeps live bindings of exported lets as sucrase gives them', () => {
+    const log: unknown[] = [];
+    run({ 'a.mjs': "import { count, bump } from 'b.mjs';\nbump(); console.log(count);", 'b.mjs': 'export let count = 0;\nexport function bump() { count += 1; }' }, 'a.mjs', log);
+    expect(log).toEqual([1]);
+  });
+
+  it('replaces import.meta and import() by the wrapper parameters, and finds top-level await', () => {
+    const result = transformModule("const m = await import('./x.js');\nconsole.log(import.meta.url);", '/a.mjs', 'module');
+    expect(result.async).toBe(true);
+    expect(result.code).toContain("await __conchImport('./x.js')");
+    expect(result.code).toContain('__conchMeta.url');
+    expect(result.code).not.toMatch(/\bimport\b/);
+  });
+
+  it('does not take await inside functions, or await as a property or key, for top-level await', () => {
+    for (const source of ['async function f() { await g(); }', 'const f = async () => { await g(); };', 'const o = { await: 1 }; o.await;', 'class A { async m() { await 1; } }']) {
+      expect(transformModule(source, '/a.mjs', 'module').async, source).toBe(false);
+    }
+    expect(transformModule('for await (const x of xs) {}', '/a.mjs', 'module').async).toBe(true);
+  });
+
+  it('never rewrites inside strings, comments, template literals or regular expressions', () => {
+    const source = "const s = \"import('a') import.meta\";\n// import('b')\n/* import.meta */\nconst t = `import('c') ${1}`;\nconst r = /import\\(/;\nexport { s, t, r };";
+    const { code } = transformModule(source, '/a.mjs', 'module');
+    for (const kept of ["\"import('a') import.meta\"", "// import('b')", '/* import.meta */', "`import('c') ${1}`", '/import\\(/']) expect(code).toContain(kept);
+    expect(code).not.toContain('__conch');
+  });
+
+  it('keeps every line where it was', () => {
+    const source = "import a from 'a';\n\nimport {\n  b,\n} from 'b';\nexport const x = 1;\nconsole.log(import\n  .meta.url, a, b);\nthrow new Error('line 9');";
+    const code = transformModule(source, '/a.mjs', 'module').code;
+    const lines = code.split('\n');
+    expect(lines.length).toBe(source.split('\n').length);
+    expect(lines[8]).toContain("throw new Error('line 9')");
+  });
+
+  it("hides the module's own require and exports names, so a createRequire'd require works", () => {
+    const log: unknown[] = [];
+    run(
+      {
+        'a.mjs': "import { make } from 'b.mjs';\nconst require = make();\nconst { exports } = { exports: 'mine' };\nconsole.log(require('x'), exports, typeof module);\nexport { require, exports };",
+        'b.mjs': 'export const make = () => (id) => `required ${id}`;',
+      },
+      'a.mjs',
+      log,
+    );
+    expect(log).toEqual(['required x', 'mine', 'undefined']);
+  });
+
+  it('strips TypeScript in the same pass, leaving import() types alone', () => {
+    const { code } = transformModule("import type { T } from './t';\ntype U = import('./u').U;\nexport const n: number = (1 as number);\nexport function f(t: T): U { return t as U; }", '/a.mts', 'module');
+    expect(code).not.toMatch(/number|import|: T/);
+    expect(code.split('\n').length).toBe(4);
+  });
+
+  it('rewrites only import() and import.meta in a CommonJS file, and leaves one that uses neither untouched', () => {
+    const source = "const path = require('path');\nmodule.exports = () => import('./esm.mjs');\n";
+    expect(transformModule(source, '/a.cjs', 'commonjs')).toEqual({ code: source.replace("import('", "__conchImport('"), async: false });
+    const plain = "module.exports = { importer: 1, 'import(': 2 };";
+    expect(transformModule(plain, '/b.cjs', 'commonjs')).toEqual({ code: plain, async: false });
+  });
+
+  it('reports a syntax error with Node-like text and its position', () => {
+    let caught: unknown;
+    try {
+      transformModule('const ok = 1;\nconst = 2;', '/bad.mjs', 'module');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ModuleSyntaxError);
+    expect(caught).toMatchObject({ name: 'SyntaxError', message: 'Unexpected token', line: 2 });
+  });
+});
