@@ -19,7 +19,11 @@ const ROLE_IMPORT_DECLARATION = 9;
 const ROLE_OBJECT_KEY = 10;
 const ROLE_IMPORT_ACCESS = 11;
 
-export type Rewritten = { code: string; usesTopLevelAwait: boolean };
+/**
+ * `hoistedExports`: `export function` declarations as [exported name, local name]. An ES module's functions are
+ * bound before any module runs, so an import cycle can call them early; sucrase assigns them where they stand.
+ */
+export type Rewritten = { code: string; usesTopLevelAwait: boolean; hoistedExports: [string, string][] };
 
 /** A cheap test before tokenizing a CommonJS file: could it contain `import(` or `import.meta` at all? */
 export function mayUseImport(source: string): boolean {
@@ -39,11 +43,16 @@ export function rewriteModuleSyntax(source: string, esModule: boolean, typescrip
 
   const edits: { start: number; end: number; text: string }[] = [];
   let usesTopLevelAwait = false;
+  const hoistedExports = new Map<string, string>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.isType) continue;
     const word = text(token);
     const before = text(tokens[i - 1]);
+    if (esModule && word === 'export' && token.scopeDepth === 0) {
+      const hoisted = exportedFunction(tokens.slice(i + 1, i + 5).map(text));
+      if (hoisted) hoistedExports.set(hoisted[0], hoisted[1]);
+    }
     const isProperty = before === '.' || before === '?.';
     if (word === 'import' && !isProperty) {
       if (text(tokens[i + 1]) === '(') edits.push({ start: token.start, end: token.end, text: IMPORT_PARAM });
@@ -73,7 +82,21 @@ export function rewriteModuleSyntax(source: string, esModule: boolean, typescrip
     code += source.slice(at, edit.start) + edit.text;
     at = edit.end;
   }
-  return { code: code + source.slice(at), usesTopLevelAwait };
+  return { code: code + source.slice(at), usesTopLevelAwait, hoistedExports: [...hoistedExports] };
+}
+
+/** After `export`: `function f`, `async function f`, `function* f`, `default function f` give [exported, local]. */
+function exportedFunction(next: string[]): [string, string] | undefined {
+  let at = 0;
+  const isDefault = next[at] === 'default';
+  if (isDefault) at++;
+  if (next[at] === 'async') at++;
+  if (next[at] !== 'function') return undefined;
+  at++;
+  if (next[at] === '*') at++;
+  const name = next[at];
+  if (name === undefined || !/^[A-Za-z_$][\w$]*$/.test(name) || RENAMED[name] !== undefined) return undefined;
+  return [isDefault ? 'default' : name, name];
 }
 
 /** `replacement`, followed by as many line breaks as `original` held (`import\n.meta` spans lines). */

@@ -7,6 +7,8 @@ declare module 'sucrase/dist/parser' {
     end: number;
     /** Set on identifiers: how the name is used (sucrase's IdentifierRole); null on property names and keywords. */
     identifierRole: number | null;
+    /** Brace depth (0: the program's top level). */
+    scopeDepth: number;
     /** Inside a TypeScript type. */
     isType: boolean;
   };

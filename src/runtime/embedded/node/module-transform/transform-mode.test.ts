@@ -43,6 +43,13 @@ const files: Record<string, string> = {
   'helper.cjs': "exports.fromCjs = 'from cjs';\nexports.load = async () => (await import('./esm-dep.mjs')).value;\n",
   'esm-dep.mjs': "export const value = 'esm via import() from cjs: ' + import.meta.url.split('/').pop();\n",
   'entry.cjs': "import('./esm-dep.mjs').then((m) => console.log(m.value, Object.keys(m)));\n",
+  'cycle-a.mjs': "import { fromB } from './cycle-b.mjs';\nexport function fromA() { return 'a'; }\nconsole.log('a sees', fromB());\n",
+  'cycle-b.mjs': "import { fromA } from './cycle-a.mjs';\nexport const fromB = () => 'b';\nconsole.log('b sees', typeof fromA, fromA());\n",
+  'namespace.mjs': "import * as extra from 'esm-pkg/extra';\nimport * as ns from './ordered.mjs';\nconsole.log(extra, ns, this);\n",
+  'ordered.mjs': 'export const zebra = 1;\nexport default 2;\nexport function apple() {}\n',
+  'throws.mjs': "const x = 1;\n\nfunction boom() {\n  throw new Error('boom at line 4');\n}\nboom();\n",
+  'typed/a.mts': "import { twice, type Pair } from './b.mts';\nconst pair: Pair = [1, 2];\nconsole.log(twice(pair[1] as number), import.meta.url.endsWith('/a.mts'));\n",
+  'typed/b.mts': 'export type Pair = [number, number];\nexport function twice(n: number): number { return n * 2; }\n',
   'bad.mjs': "const ok = 1;\nconst = 2;\n",
   'missing.mjs': "import './nope.mjs';\n",
   'calc.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { double } from 'esm-pkg';\ntest('doubles', () => { assert.strictEqual(double(2), 4); });\n",
@@ -101,6 +108,25 @@ describe("node with modules: 'transform'", () => {
     });
     const script = "import('esm-pkg').then((m) => console.log(m.default, m.double(5)));";
     expect(await embedded({ kind: 'eval', code: script, print: false, module: false }, [])).toEqual({ stdout: realNode(['-e', script]), stderr: '', exitCode: 0 });
+  });
+
+  it('binds exported functions before an import cycle runs, and prints namespaces as Node does', async () => {
+    for (const file of ['cycle-a.mjs', 'namespace.mjs']) {
+      const run = await embedded({ kind: 'file', path: join(root, file) }, [join(root, file)]);
+      expect(run, file).toEqual({ stdout: realNode([file]), stderr: '', exitCode: 0 });
+    }
+  });
+
+  it('points an uncaught error at its line in the module', async () => {
+    const run = await embedded({ kind: 'file', path: join(root, 'throws.mjs') }, [join(root, 'throws.mjs')]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`file://${root}/throws.mjs:4\n  throw new Error('boom at line 4');\n`);
+    expect(run.stderr).toContain(`Error: boom at line 4\n    at boom (file://${root}/throws.mjs:4:`);
+  });
+
+  it('runs TypeScript ES modules (.mts), their types stripped by the same transform', async () => {
+    const run = await embedded({ kind: 'file', path: join(root, 'typed/a.mts') }, [join(root, 'typed/a.mts')]);
+    expect(run).toEqual({ stdout: '4 true\n', stderr: '', exitCode: 0 });
   });
 
   it('prints a syntax error with the file, line and caret, and a missing module with its code', async () => {

@@ -99,6 +99,26 @@ describe('transformModule', () => {
     expect(transformModule(plain, '/b.cjs', 'commonjs')).toEqual({ code: plain, async: false });
   });
 
+  it('binds exported function declarations before the body runs (an import cycle can call them), in one line', () => {
+    const { code } = transformModule('console.log(1);\nexport function a() {}\nexport default async function b() {}\nif (x) { function inner() {} }', '/a.mjs', 'module');
+    const firstLine = code.split('\n')[0];
+    expect(firstLine.startsWith('"use strict";exports.a = a; exports.default = b;')).toBe(true);
+    expect(code).not.toContain('exports.inner');
+    expect(code.split('\n').length).toBe(4);
+  });
+
+  it("patches sucrase's export * helper: a null-prototype namespace, and the module's own exports win", () => {
+    const { code } = transformModule("export * from './b.mjs';", '/a.mjs', 'module');
+    expect(code).toContain('Object.prototype.hasOwnProperty.call(exports, key)');
+    const exports = run({ 'a.mjs': "export * from 'b.mjs';\nexport const own = 1;", 'b.mjs': 'export const own = 2;\nexport const other = 3;' }, 'a.mjs');
+    expect({ ...exports }).toEqual({ own: 1, other: 3 });
+  });
+
+  it('leaves a sloppy-mode CommonJS file that sucrase cannot parse to the engine, untouched', () => {
+    const source = "with (Math) { module.exports = () => import('./x.mjs'); }";
+    expect(transformModule(source, '/a.cjs', 'commonjs')).toEqual({ code: source, async: false });
+  });
+
   it('reports a syntax error with Node-like text and its position', () => {
     let caught: unknown;
     try {

@@ -32,12 +32,14 @@ export function transformModule(source: string, filename: string, format: Module
   try {
     rewritten = rewriteModuleSyntax(source, format === 'module', typescript);
   } catch (error) {
+    // sucrase parses as strict code; a sloppy CommonJS file (`with`, octal literals) is left to the engine as it is.
+    if (format === 'commonjs' && !typescript) return { code: source, async: false };
     throw syntaxError(error);
   }
   const transforms: Transform[] = format === 'module' ? ['imports'] : [];
   if (typescript) transforms.push('typescript');
   const code = transforms.length ? sucrase(rewritten.code, filename, transforms) : rewritten.code;
-  return { code, async: rewritten.usesTopLevelAwait };
+  return { code: hoistExports(patchStarExport(code), rewritten.hoistedExports), async: rewritten.usesTopLevelAwait };
 }
 
 function sucrase(source: string, filename: string, transforms: Transform[]): string {
@@ -47,6 +49,31 @@ function sucrase(source: string, filename: string, transforms: Transform[]): str
   } catch (error) {
     throw syntaxError(error);
   }
+}
+
+/**
+ * Two fixes to sucrase's `export *` helper (on the first line): the guest's exports object has a null prototype (it
+ * prints as Node's `[Module: null prototype]`), so no exports.hasOwnProperty; and a name the module itself exports
+ * after the `export *` line wins, as in Node, instead of failing to assign over the star export's getter.
+ */
+function patchStarExport(code: string): string {
+  const firstLine = code.indexOf('\n');
+  const head = firstLine < 0 ? code : code.slice(0, firstLine);
+  const patched = head
+    .replace('exports.hasOwnProperty(key)', 'Object.prototype.hasOwnProperty.call(exports, key)')
+    .replace(
+      'get: () => obj[key]}',
+      'get: () => obj[key], set: (value) => Object.defineProperty(exports, key, {value, writable: true, enumerable: true, configurable: true})}',
+    );
+  return patched === head ? code : patched + code.slice(head.length);
+}
+
+/** `exports.name = local;` for each exported function, first thing after sucrase's "use strict" (one line: none added). */
+function hoistExports(code: string, hoisted: [string, string][]): string {
+  if (hoisted.length === 0) return code;
+  const assignments = hoisted.map(([name, local]) => `exports.${name} = ${local};`).join(' ');
+  const directive = '"use strict";';
+  return code.startsWith(directive) ? `${directive}${assignments}${code.slice(directive.length)}` : `${assignments}${code}`;
 }
 
 /** sucrase's "Unexpected token (3:7)" as Node's "Unexpected token", with its position kept apart. */

@@ -85,7 +85,7 @@ export class TransformedModules {
   /** Runs an ES module's transformed body; its record exists before it runs, so an import cycle sees it. */
   private evaluate(name: string, source: string, filename: string): Namespace {
     const { code, async } = transform(source, filename, 'module');
-    const exports: Namespace = {};
+    const exports = emptyNamespace();
     const module: EsModule = { exports, evaluated: Promise.resolve() };
     this.esModules.set(name, module);
     const head = `(${async ? 'async ' : ''}function (exports, require, __conchMeta, __conchImport) { `;
@@ -95,7 +95,8 @@ export class TransformedModules {
       const referrer = name.startsWith('file://') ? fileOf(name) : name;
       const require = (specifier: string) => this.importNow(this.modules.resolveModule(referrer, specifier));
       const result = body.call(undefined, exports, require, this.meta(name), this.importFrom(referrer));
-      if (async) module.evaluated = result as Promise<void>;
+      if (async) module.evaluated = (result as Promise<void>).then(() => sortKeys(exports));
+      else sortKeys(exports);
     } catch (error) {
       this.esModules.delete(name);
       throw error;
@@ -114,15 +115,34 @@ export class TransformedModules {
     const known = this.namespaces.get(name);
     if (known) return known;
     const value = load();
-    const namespace: Namespace = {};
+    const namespace = emptyNamespace();
     // The transformed importer takes a namespace as it is when it says __esModule (sucrase's interop).
     Object.defineProperty(namespace, '__esModule', { value: true });
-    if (!defaultOnly && value !== null && (typeof value === 'object' || typeof value === 'function')) {
-      for (const key of Object.keys(value)) if (IDENTIFIER.test(key) && key !== 'default') namespace[key] = (value as Namespace)[key];
-    }
-    namespace.default = value;
+    const keys = !defaultOnly && value !== null && (typeof value === 'object' || typeof value === 'function') ? Object.keys(value).filter((key) => IDENTIFIER.test(key)) : [];
+    // A namespace's keys are sorted, as Node's are.
+    for (const key of [...new Set([...keys, 'default'])].sort()) namespace[key] = key === 'default' ? value : (value as Namespace)[key];
     this.namespaces.set(name, namespace);
     return namespace;
+  }
+}
+
+/** An object that prints as Node prints a module namespace: `[Module: null prototype] { ... }`. */
+function emptyNamespace(): Namespace {
+  const namespace = Object.create(null) as Namespace;
+  Object.defineProperty(namespace, Symbol.toStringTag, { value: 'Module' });
+  return namespace;
+}
+
+/** Puts a namespace's keys in sorted order, as Node's are (sucrase defines them in the order of the source). */
+function sortKeys(namespace: Namespace): void {
+  const keys = Object.keys(namespace);
+  const sorted = [...keys].sort();
+  if (keys.every((key, index) => key === sorted[index])) return;
+  const descriptors = Object.getOwnPropertyDescriptors(namespace);
+  for (const key of sorted) {
+    if (!descriptors[key].configurable) continue;
+    delete namespace[key];
+    Object.defineProperty(namespace, key, descriptors[key]);
   }
 }
 
