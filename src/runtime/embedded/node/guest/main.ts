@@ -94,11 +94,17 @@ function start(job: EngineJob): void {
   const transformed = job.modules === 'transform' ? new TransformedModules(modules, builtins) : undefined;
   hooks.resolveModule = (base, request) => modules.resolveModule(base, request);
   hooks.loadModule = (name) => modules.loadModule(name);
+  if (transformed) {
+    // As on an engine with no loader hook: an import() that escaped the transform fails here too, not only there.
+    hooks.resolveModule = (base, request) => {
+      throw new Error(`import('${request}') from ${base} reached the engine's module loader, which modules 'transform' does not use`);
+    };
+  }
   (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('conch.resolve')] = (base: string, request: string) => modules.resolveModule(base, request);
 
   installStackTraceApi();
   installWebGlobals(global);
-  installFunctionImport();
+  installFunctionImport(modules.rewriteCommonJs, `${cwd}/[eval]`);
   Object.assign(global, {
     global: globalThis,
     process,

@@ -50,6 +50,7 @@ const files: Record<string, string> = {
   'throws.mjs': "const x = 1;\n\nfunction boom() {\n  throw new Error('boom at line 4');\n}\nboom();\n",
   'typed/a.mts': "import { twice, type Pair } from './b.mts';\nconst pair: Pair = [1, 2];\nconsole.log(twice(pair[1] as number), import.meta.url.endsWith('/a.mts'));\n",
   'typed/b.mts': 'export type Pair = [number, number];\nexport function twice(n: number): number { return n * 2; }\n',
+  'function-import.cjs': "const load = new Function('specifier', 'return import(specifier)');\nload('./esm-dep.mjs').then((m) => console.log(m.value));\n",
   'bad.mjs': "const ok = 1;\nconst = 2;\n",
   'missing.mjs': "import './nope.mjs';\n",
   'calc.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { double } from 'esm-pkg';\ntest('doubles', () => { assert.strictEqual(double(2), 4); });\n",
@@ -94,9 +95,11 @@ describe("node with modules: 'transform'", () => {
     expect(run).toEqual({ stdout: realNode(['main.mjs']), stderr: '', exitCode: 0 });
   });
 
-  it('runs import() from a CommonJS entry as Node does', async () => {
-    const run = await embedded({ kind: 'file', path: join(root, 'entry.cjs') }, [join(root, 'entry.cjs')]);
-    expect(run).toEqual({ stdout: realNode(['entry.cjs']), stderr: '', exitCode: 0 });
+  it("runs import() from a CommonJS entry, and from a new Function's body, as Node does", async () => {
+    for (const file of ['entry.cjs', 'function-import.cjs']) {
+      const run = await embedded({ kind: 'file', path: join(root, file) }, [join(root, file)]);
+      expect(run, file).toEqual({ stdout: realNode([file]), stderr: '', exitCode: 0 });
+    }
   });
 
   it('runs --input-type=module code with top-level await, and import() from -e code, as Node does', async () => {
