@@ -129,7 +129,11 @@ function start(job: EngineJob): void {
     process.emit('beforeExit', process.exitCode ?? 0);
     return nextDelay() >= 0;
   };
-  hooks.exit = () => finishProcess(process);
+  hooks.exit = () => {
+    const code = finishProcess(process);
+    // Node's exit code for a main module whose top-level await never settled ('exit' listeners still hear 0).
+    return transformed?.mainPending && process.exitCode === undefined ? 13 : code;
+  };
 
   const uncaught = (error: unknown): void => {
     if (process.listenerCount('uncaughtException') > 0) {

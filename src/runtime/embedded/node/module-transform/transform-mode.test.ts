@@ -2,7 +2,7 @@
 // EnginePool against a just-bash file system, and what they print is compared with real Node run on the same files
 // (written at the same absolute paths in a temporary folder, so file URLs match).
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,6 +51,7 @@ const files: Record<string, string> = {
   'typed/a.mts': "import { twice, type Pair } from './b.mts';\nconst pair: Pair = [1, 2];\nconsole.log(twice(pair[1] as number), import.meta.url.endsWith('/a.mts'));\n",
   'typed/b.mts': 'export type Pair = [number, number];\nexport function twice(n: number): number { return n * 2; }\n',
   'function-import.cjs': "const load = new Function('specifier', 'return import(specifier)');\nload('./esm-dep.mjs').then((m) => console.log(m.value));\n",
+  'unsettled.mjs': "process.on('exit', (code) => console.log('exit', code));\nconsole.log('waiting');\nawait new Promise(() => {});\n",
   'bad.mjs': "const ok = 1;\nconst = 2;\n",
   'missing.mjs': "import './nope.mjs';\n",
   'calc.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { double } from 'esm-pkg';\ntest('doubles', () => { assert.strictEqual(double(2), 4); });\n",
@@ -118,6 +119,13 @@ describe("node with modules: 'transform'", () => {
       const run = await embedded({ kind: 'file', path: join(root, file) }, [join(root, file)]);
       expect(run, file).toEqual({ stdout: realNode([file]), stderr: '', exitCode: 0 });
     }
+  });
+
+  it('ends with code 13 when the main module waits on a top-level await that never settles, as Node does', async () => {
+    const run = await embedded({ kind: 'file', path: join(root, 'unsettled.mjs') }, [join(root, 'unsettled.mjs')]);
+    const real = spawnSync(process.execPath, ['unsettled.mjs'], { cwd: root, encoding: 'utf8' });
+    expect(run).toEqual({ stdout: real.stdout, stderr: real.stderr, exitCode: real.status });
+    expect(run.exitCode).toBe(13);
   });
 
   it('points an uncaught error at its line in the module', async () => {

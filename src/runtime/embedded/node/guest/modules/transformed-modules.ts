@@ -5,7 +5,8 @@
 // each identifier key is a named export.
 //
 // Top-level await: the entry module, and any module reached through import(), is waited for; a module with top-level
-// await that is imported statically runs up to its first await before its importer continues (Node would wait).
+// await that is imported statically runs up to its first await before its importer continues (Node would wait). An
+// entry whose await never settles ends the process with code 13, as in Node.
 
 import { host } from '../host';
 import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from '../../module-transform/messages';
@@ -35,9 +36,21 @@ export class TransformedModules {
     };
   }
 
+  /** The main module is still waiting on a top-level await (the process exits with 13 if the loop empties). */
+  mainPending = false;
+
   /** Runs the main module (`node file.mjs`, `--input-type=module`); its failure, even after an await, is reported. */
   runMain(name: string, uncaught: (error: unknown) => void): void {
-    this.dynamicImport(name).then(undefined, uncaught);
+    this.mainPending = true;
+    this.dynamicImport(name).then(
+      () => {
+        this.mainPending = false;
+      },
+      (error: unknown) => {
+        this.mainPending = false;
+        uncaught(error);
+      },
+    );
   }
 
   /**
