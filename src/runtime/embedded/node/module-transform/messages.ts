@@ -7,10 +7,12 @@ export const MODULE_OP_PREFIX = 'module:';
 /**
  * `module:transform`: args [filename, format], data the file's source (UTF-8). `format` 'module' turns an ES module
  * into a CommonJS body; 'commonjs' only rewrites a CommonJS file's `import()` and `import.meta`. The reply is JSON
- * `{ code, async }` (`async`: the body uses top-level await and is compiled as an async function), or an error whose
+ * `{ code, async, imports }` (`async`: the body may await, top-level or for its imports, and is compiled as an async
+ * function; `imports`: the static imports' specifiers, which the body links first), or an error whose
  * code is 'ERR_SYNTAX' with the parser's message.
  */
 export const MODULE_TRANSFORM_OP = 'module:transform';
 
 export type ModuleFormat = 'module' | 'commonjs';
-export type TransformedModule = { code: string; async: boolean };
+/** `imports` (ES modules only): the static imports' specifiers in order, so the guest can link before it runs the body. */
+export type TransformedModule = { code: string; async: boolean; imports?: string[] };

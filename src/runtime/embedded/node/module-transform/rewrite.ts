@@ -8,6 +8,8 @@ import { parse, type SucraseToken } from 'sucrase/dist/parser';
 /** The names the transformed code expects from its wrapper function. */
 export const META_PARAM = '__conchMeta';
 export const IMPORT_PARAM = '__conchImport';
+/** Called first thing in an ES module's body: links its static imports; a promise when one is on a top-level await. */
+export const LINK_PARAM = '__conchLink';
 /** What an ES module's own `require` / `exports` become: names nothing defines, so `typeof require` is 'undefined'. */
 const RENAMED: Record<string, string> = { require: '__conchModuleScope_require', exports: '__conchModuleScope_exports' };
 
@@ -97,6 +99,23 @@ function exportedFunction(next: string[]): [string, string] | undefined {
   const name = next[at];
   if (name === undefined || !/^[A-Za-z_$][\w$]*$/.test(name) || RENAMED[name] !== undefined) return undefined;
   return [isDefault ? 'default' : name, name];
+}
+
+/**
+ * The specifiers sucrase's CommonJS output requires, in order: the module's static imports as they run (type-only
+ * imports elided). The module's own `require` was renamed away, so every `require('...')` call left is sucrase's.
+ */
+export function staticImports(code: string): string[] {
+  const { tokens } = parse(code, false, false, false);
+  const text = (index: number): string => (tokens[index] ? code.slice(tokens[index].start, tokens[index].end) : '');
+  const found: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (text(i) !== 'require' || tokens[i].identifierRole === null || text(i + 1) !== '(' || text(i + 3) !== ')') continue;
+    const literal = text(i + 2);
+    // sucrase copies the source's string as it was written: one without escapes is the specifier itself.
+    if (/^(['"])[^\\'"]*\1$/.test(literal) && !found.includes(literal.slice(1, -1))) found.push(literal.slice(1, -1));
+  }
+  return found;
 }
 
 /** `replacement`, followed by as many line breaks as `original` held (`import\n.meta` spans lines). */

@@ -52,6 +52,9 @@ const files: Record<string, string> = {
   'typed/b.mts': 'export type Pair = [number, number];\nexport function twice(n: number): number { return n * 2; }\n',
   'function-import.cjs': "const load = new Function('specifier', 'return import(specifier)');\nload('./esm-dep.mjs').then((m) => console.log(m.value));\n",
   'unsettled.mjs': "process.on('exit', (code) => console.log('exit', code));\nconsole.log('waiting');\nawait new Promise(() => {});\n",
+  'tla-config.mjs': "console.log('config starts');\nexport const config = await new Promise((resolve) => setTimeout(() => resolve({ ready: true }), 5));\nconsole.log('config ready');\n",
+  'tla-user.mjs': "import { config } from './tla-config.mjs';\nconsole.log('user sees', config);\nexport const seen = config.ready;\n",
+  'tla-main.mjs': "console.log('main linked');\nimport { seen } from './tla-user.mjs';\nimport { double } from 'esm-pkg';\nconsole.log('main runs', seen, double(1));\n",
   'bad.mjs': "const ok = 1;\nconst = 2;\n",
   'missing.mjs': "import './nope.mjs';\n",
   'calc.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { double } from 'esm-pkg';\ntest('doubles', () => { assert.strictEqual(double(2), 4); });\n",
@@ -119,6 +122,11 @@ describe("node with modules: 'transform'", () => {
       const run = await embedded({ kind: 'file', path: join(root, file) }, [join(root, file)]);
       expect(run, file).toEqual({ stdout: realNode([file]), stderr: '', exitCode: 0 });
     }
+  });
+
+  it('runs a module only once what it imports statically has settled its top-level await, as Node does', async () => {
+    const run = await embedded({ kind: 'file', path: join(root, 'tla-main.mjs') }, [join(root, 'tla-main.mjs')]);
+    expect(run).toEqual({ stdout: realNode(['tla-main.mjs']), stderr: '', exitCode: 0 });
   });
 
   it('ends with code 13 when the main module waits on a top-level await that never settles, as Node does', async () => {

@@ -14,10 +14,13 @@ function run(sources: Record<string, string>, entry: string, log: unknown[] = []
     if (known) return known;
     const exports: Namespace = {};
     done.set(name, exports);
-    const { code } = transformModule(sources[name], `/${name}`, 'module');
-    const body = new Function('exports', 'require', '__conchMeta', '__conchImport', 'console', code) as (...args: unknown[]) => void;
+    const { code, async, imports = [] } = transformModule(sources[name], `/${name}`, 'module');
+    const Body = async ? (Object.getPrototypeOf(async () => {}).constructor as FunctionConstructor) : Function;
+    const body = new Body('exports', 'require', '__conchMeta', '__conchImport', '__conchLink', 'console', code) as (...args: unknown[]) => void;
     const meta = { url: `file:///${name}` };
-    body(exports, load, meta, (specifier: string) => Promise.resolve(load(specifier)), { log: (...args: unknown[]) => log.push(...args) });
+    // Nothing here waits: linking loads the imports, and the async body runs to its end synchronously.
+    const link = () => void imports.forEach(load);
+    body(exports, load, meta, (specifier: string) => Promise.resolve(load(specifier)), link, { log: (...args: unknown[]) => log.push(...args) });
     return exports;
   };
   return load(entry);
@@ -99,10 +102,13 @@ describe('transformModule', () => {
     expect(transformModule(plain, '/b.cjs', 'commonjs')).toEqual({ code: plain, async: false });
   });
 
-  it('binds exported function declarations before the body runs (an import cycle can call them), in one line', () => {
+  it('binds exported functions, then links the imports, before the body runs (an import cycle can call them), in one line', () => {
     const { code } = transformModule('console.log(1);\nexport function a() {}\nexport default async function b() {}\nif (x) { function inner() {} }', '/a.mjs', 'module');
     const firstLine = code.split('\n')[0];
     expect(firstLine.startsWith('"use strict";exports.a = a; exports.default = b;')).toBe(true);
+    const linked = transformModule("import x from './x.mjs';\nexport function f() { return x; }", '/b.mjs', 'module');
+    expect(linked).toMatchObject({ async: true, imports: ['./x.mjs'] });
+    expect(linked.code.split('\n')[0]).toMatch(/^"use strict";exports\.f = f; const __conchLinked = __conchLink\(\); if \(__conchLinked\) await __conchLinked;/);
     expect(code).not.toContain('exports.inner');
     expect(code.split('\n').length).toBe(4);
   });

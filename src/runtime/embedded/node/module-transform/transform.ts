@@ -1,12 +1,13 @@
 // An ES module as a CommonJS body, for an engine with no module loader (see messages.ts). The body expects to run as
-//   (async?) function (exports, require, __conchMeta, __conchImport) { <code> }
-// where `require` gives a dependency's namespace, __conchMeta is import.meta and __conchImport(specifier) is import()
-// from this module. A CommonJS file is only given __conchImport and __conchMeta in place of import() and import.meta.
+//   (async?) function (exports, require, __conchMeta, __conchImport, __conchLink) { <code> }
+// where `require` gives a dependency's namespace, __conchMeta is import.meta, __conchImport(specifier) is import()
+// from this module, and __conchLink() loads the `imports` first (a promise to await when one is still running). A body
+// with imports is async so that it can wait; it runs synchronously to its end when nothing makes it wait. A CommonJS file is only given __conchImport and __conchMeta in place of import() and import.meta.
 // Every line stays where it was, so stack traces and Node's "file:line" context point at the source.
 
 import { transform, type Transform } from 'sucrase';
 import type { ModuleFormat, TransformedModule } from './messages';
-import { mayUseImport, rewriteModuleSyntax } from './rewrite';
+import { LINK_PARAM, mayUseImport, rewriteModuleSyntax, staticImports } from './rewrite';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 
@@ -39,7 +40,12 @@ export function transformModule(source: string, filename: string, format: Module
   const transforms: Transform[] = format === 'module' ? ['imports'] : [];
   if (typescript) transforms.push('typescript');
   const code = transforms.length ? sucrase(rewritten.code, filename, transforms) : rewritten.code;
-  return { code: hoistExports(patchStarExport(code), rewritten.hoistedExports), async: rewritten.usesTopLevelAwait };
+  if (format === 'commonjs') return { code, async: false };
+  const imports = staticImports(code);
+  const hoisted = rewritten.hoistedExports.map(([name, local]) => `exports.${name} = ${local};`);
+  // Node links a module's imports (running them) before its body, and waits for one still on a top-level await.
+  if (imports.length) hoisted.push(`const __conchLinked = ${LINK_PARAM}(); if (__conchLinked) await __conchLinked;`);
+  return { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
 }
 
 function sucrase(source: string, filename: string, transforms: Transform[]): string {
@@ -68,12 +74,15 @@ function patchStarExport(code: string): string {
   return patched === head ? code : patched + code.slice(head.length);
 }
 
-/** `exports.name = local;` for each exported function, first thing after sucrase's "use strict" (one line: none added). */
-function hoistExports(code: string, hoisted: [string, string][]): string {
-  if (hoisted.length === 0) return code;
-  const assignments = hoisted.map(([name, local]) => `exports.${name} = ${local};`).join(' ');
+/**
+ * `statements` first thing after sucrase's "use strict", on line 1: exported functions are bound before the imports
+ * run (an import cycle can call them, as in Node), then the imports are linked.
+ */
+function prologue(code: string, statements: string[]): string {
+  if (statements.length === 0) return code;
+  const text = statements.join(' ');
   const directive = '"use strict";';
-  return code.startsWith(directive) ? `${directive}${assignments}${code.slice(directive.length)}` : `${assignments}${code}`;
+  return code.startsWith(directive) ? `${directive}${text}${code.slice(directive.length)}` : `${text}${code}`;
 }
 
 /** sucrase's "Unexpected token (3:7)" as Node's "Unexpected token", with its position kept apart. */

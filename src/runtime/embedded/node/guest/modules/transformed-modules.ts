@@ -4,9 +4,8 @@
 // as in Node. An import of CommonJS, JSON or a core module gives Node's namespace: default is module.exports, and
 // each identifier key is a named export.
 //
-// Top-level await: the entry module, and any module reached through import(), is waited for; a module with top-level
-// await that is imported statically runs up to its first await before its importer continues (Node would wait). An
-// entry whose await never settles ends the process with code 13, as in Node.
+// Top-level await: a module runs once the modules it imports statically have settled, and import() waits for the
+// module it loads, as in Node; an entry whose await never settles ends the process with code 13.
 
 import { host } from '../host';
 import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from '../../module-transform/messages';
@@ -15,7 +14,8 @@ import { fileOf, parseJson, type ModuleSystem } from './modules';
 import { dirname } from './resolve';
 
 type Namespace = Record<string, unknown>;
-type EsModule = { exports: Namespace; evaluated: Promise<void> };
+/** `linking`: its imports are loading; `waiting`: on a top-level await (its own or an import's); `done`: it ran. */
+type EsModule = { exports: Namespace; evaluated: Promise<void>; state: 'linking' | 'waiting' | 'done' };
 
 /** A CommonJS file that might use import() or import.meta (the host tells for sure). */
 const MAY_IMPORT = /\bimport\s*(\(|\.\s*meta\b)/;
@@ -95,21 +95,48 @@ export class TransformedModules {
     }
   }
 
-  /** Runs an ES module's transformed body; its record exists before it runs, so an import cycle sees it. */
+  /**
+   * Links and runs an ES module: its body first calls __conchLink, which loads (and runs) its static imports, as in
+   * Node, and hands back a promise to await when one of them is still on a top-level await. The record exists before
+   * anything runs, so an import cycle sees it (and does not wait on it).
+   */
   private evaluate(name: string, source: string, filename: string): Namespace {
-    const { code, async } = transform(source, filename, 'module');
+    const { code, async, imports = [] } = transform(source, filename, 'module');
     const exports = emptyNamespace();
-    const module: EsModule = { exports, evaluated: Promise.resolve() };
+    // Before the body says so itself: an importer in a cycle may read it while this module links.
+    Object.defineProperty(exports, '__esModule', { value: true });
+    const module: EsModule = { exports, evaluated: Promise.resolve(), state: 'linking' };
     this.esModules.set(name, module);
-    const head = `(${async ? 'async ' : ''}function (exports, require, __conchMeta, __conchImport) { `;
+    // Resolved from the file's path, not its URL: Node's errors say "imported from /path/to/file.mjs".
+    const referrer = name.startsWith('file://') ? fileOf(name) : name;
+    const link = (): Promise<unknown> | undefined => {
+      const waiting: Promise<void>[] = [];
+      for (const specifier of imports) {
+        const dependency = this.modules.resolveModule(referrer, specifier);
+        this.importNow(dependency);
+        const record = this.esModules.get(dependency);
+        if (record?.state === 'waiting') waiting.push(record.evaluated);
+      }
+      return waiting.length ? Promise.all(waiting) : undefined;
+    };
+    let finished = false;
+    const head = `(${async ? 'async ' : ''}function (exports, require, __conchMeta, __conchImport, __conchLink, __conchDone) { `;
     try {
-      const body = host.compile(`${head}${code}\n})`, name) as (...args: unknown[]) => unknown;
-      // Resolved from the file's path, not its URL: Node's errors say "imported from /path/to/file.mjs".
-      const referrer = name.startsWith('file://') ? fileOf(name) : name;
+      const body = host.compile(`${head}${code}\n;__conchDone(); })`, name) as (...args: unknown[]) => unknown;
       const require = (specifier: string) => this.importNow(this.modules.resolveModule(referrer, specifier));
-      const result = body.call(undefined, exports, require, this.meta(name), this.importFrom(referrer));
-      if (async) module.evaluated = (result as Promise<void>).then(() => sortKeys(exports));
-      else sortKeys(exports);
+      const result = body.call(undefined, exports, require, this.meta(name), this.importFrom(referrer), link, () => (finished = true));
+      if (finished) {
+        // It ran to its end without waiting (an async body too, until its first await): done, as a sync graph is in Node.
+        sortKeys(exports);
+        module.state = 'done';
+      } else {
+        module.state = 'waiting';
+        module.evaluated = (result as Promise<void>).then(() => sortKeys(exports));
+        module.evaluated.then(
+          () => (module.state = 'done'),
+          () => (module.state = 'done'),
+        );
+      }
     } catch (error) {
       this.esModules.delete(name);
       throw error;
