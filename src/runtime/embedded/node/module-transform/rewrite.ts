@@ -39,15 +39,22 @@ export function mayUseImport(source: string): boolean {
 export function rewriteModuleSyntax(source: string, esModule: boolean, typescript: boolean): Rewritten {
   const { tokens, scopes } = parse(source, false, typescript, false);
   const text = (token: SucraseToken | undefined): string => (token ? source.slice(token.start, token.end) : '');
-  // Function bodies (the program's own scope, which sucrase also marks as one, spans every token).
-  const functions = scopes.filter((scope) => scope.isFunctionScope && !(scope.startTokenIndex === 0 && scope.endTokenIndex >= tokens.length - 1));
-  const inFunction = (index: number): boolean => functions.some((scope) => index >= scope.startTokenIndex && index < scope.endTokenIndex);
+  // How many function bodies hold each token (the program's own scope, which sucrase also marks as one, spans every
+  // token and does not count): +1 where a body starts, -1 where it ends, summed along the way.
+  const depthChange = new Int32Array(tokens.length + 1);
+  for (const scope of scopes) {
+    if (!scope.isFunctionScope || (scope.startTokenIndex === 0 && scope.endTokenIndex >= tokens.length - 1)) continue;
+    depthChange[scope.startTokenIndex]++;
+    depthChange[Math.min(scope.endTokenIndex, tokens.length)]--;
+  }
+  let functionDepth = 0;
 
   const edits: { start: number; end: number; text: string }[] = [];
   let usesTopLevelAwait = false;
   const hoistedExports = new Map<string, string>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
+    functionDepth += depthChange[i];
     if (token.isType) continue;
     const word = text(token);
     const before = text(tokens[i - 1]);
@@ -66,7 +73,7 @@ export function rewriteModuleSyntax(source: string, esModule: boolean, typescrip
       continue;
     }
     if (!esModule) continue;
-    if (word === 'await' && token.identifierRole === null && !isProperty && !inFunction(i)) usesTopLevelAwait = true;
+    if (word === 'await' && token.identifierRole === null && !isProperty && functionDepth === 0) usesTopLevelAwait = true;
     const renamed = RENAMED[word];
     if (renamed === undefined || token.identifierRole === null) continue;
     const role = token.identifierRole;

@@ -121,10 +121,10 @@ export class ModuleSystem {
   }
 
   private loadCommonJs(module: CommonJsModule): void {
-    const raw = this.rewriteCommonJs && this.rawSourceOf(module.filename);
-    const rewrite = raw === undefined ? undefined : this.rewriteCommonJs?.(module.filename, raw);
+    const raw = this.rawSourceOf(module.filename);
+    const rewrite = this.rewriteCommonJs?.(module.filename, raw);
     const head = rewrite ? CJS_WRAPPER_HEAD.replace(') {', `, ${rewrite.params.join(', ')}) {`) : CJS_WRAPPER_HEAD;
-    const source = rewrite ? rewrite.code : this.sourceOf(module.filename);
+    const source = rewrite ? rewrite.code : withoutTypes(raw, module.filename);
     const wrapper = host.compile(`${head}${source}\n})`, module.filename) as (...args: unknown[]) => void;
     module.require = this.createRequire(module.filename, module);
     wrapper.call(module.exports, module.exports, module.require, module, module.filename, dirname(module.filename), ...(rewrite?.args ?? []));
@@ -133,8 +133,7 @@ export class ModuleSystem {
 
   /** A file's JavaScript: the shebang line blanked, TypeScript stripped of its types. */
   sourceOf(filename: string): string {
-    const source = this.rawSourceOf(filename);
-    return /\.[cm]?ts$/.test(filename) ? host.stripTypes(source, filename) : source;
+    return withoutTypes(this.rawSourceOf(filename), filename);
   }
 
   /** A file's source as written (TypeScript too), the shebang line blanked. */
@@ -211,6 +210,11 @@ function withImportMeta(name: string, source: string): string {
   const filename = name.startsWith('file://') ? fileOf(name) : name;
   const meta = `import.meta.url = ${JSON.stringify(name)}; import.meta.filename = ${JSON.stringify(filename)}; import.meta.dirname = ${JSON.stringify(dirname(filename))}; import.meta.resolve = (s) => globalThis[Symbol.for('conch.resolve')](${JSON.stringify(name)}, s);`;
   return `${meta}${source}`;
+}
+
+/** JavaScript from a file's source: TypeScript stripped of its types, lines kept. */
+function withoutTypes(source: string, filename: string): string {
+  return /\.[cm]?ts$/.test(filename) ? host.stripTypes(source, filename) : source;
 }
 
 /** The path a file: module name stands for, without its query or fragment. */
