@@ -11,7 +11,10 @@ export const IMPORT_PARAM = '__conchImport';
 /** Called first thing in an ES module's body: links its static imports; a promise when one is on a top-level await. */
 export const LINK_PARAM = '__conchLink';
 /** What an ES module's own `require` / `exports` become: names nothing defines, so `typeof require` is 'undefined'. */
-const RENAMED: Record<string, string> = { require: '__conchModuleScope_require', exports: '__conchModuleScope_exports' };
+const RENAMED = new Map([
+  ['require', '__conchModuleScope_require'],
+  ['exports', '__conchModuleScope_exports'],
+]);
 
 // sucrase's IdentifierRole values (parser/tokenizer/index.d.ts).
 const ROLE_EXPORT_ACCESS = 1;
@@ -74,7 +77,7 @@ export function rewriteModuleSyntax(source: string, esModule: boolean, typescrip
     }
     if (!esModule) continue;
     if (word === 'await' && token.identifierRole === null && !isProperty && functionDepth === 0) usesTopLevelAwait = true;
-    const renamed = RENAMED[word];
+    const renamed = RENAMED.get(word);
     if (renamed === undefined || token.identifierRole === null) continue;
     const role = token.identifierRole;
     if (role === ROLE_OBJECT_KEY || role === ROLE_IMPORT_ACCESS) continue;
@@ -104,7 +107,7 @@ function exportedFunction(next: string[]): [string, string] | undefined {
   at++;
   if (next[at] === '*') at++;
   const name = next[at];
-  if (name === undefined || !/^[A-Za-z_$][\w$]*$/.test(name) || RENAMED[name] !== undefined) return undefined;
+  if (name === undefined || !/^[A-Za-z_$][\w$]*$/.test(name) || RENAMED.has(name)) return undefined;
   return [isDefault ? 'default' : name, name];
 }
 

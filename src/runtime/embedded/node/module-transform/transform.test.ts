@@ -89,6 +89,13 @@ describe('transformModule', () => {
     expect(log).toEqual(['required x', 'mine', 'undefined']);
   });
 
+  it("leaves names that are Object.prototype's (toString, constructor) alone", () => {
+    const source = 'const toString = Object.prototype.toString;\nexport function constructor() {}\nexport const hasOwnProperty = toString;';
+    const exports = run({ 'a.mjs': source }, 'a.mjs');
+    expect(exports.hasOwnProperty).toBe(Object.prototype.toString);
+    expect(typeof exports.constructor).toBe('function');
+  });
+
   it('strips TypeScript in the same pass, leaving import() types alone', () => {
     const { code } = transformModule("import type { T } from './t';\ntype U = import('./u').U;\nexport const n: number = (1 as number);\nexport function f(t: T): U { return t as U; }", '/a.mts', 'module');
     expect(code).not.toMatch(/number|import|: T/);
