@@ -14,5 +14,8 @@ export const MODULE_OP_PREFIX = 'module:';
 export const MODULE_TRANSFORM_OP = 'module:transform';
 
 export type ModuleFormat = 'module' | 'commonjs';
-/** `imports` (ES modules only): the static imports' specifiers in order, so the guest can link before it runs the body. */
-export type TransformedModule = { code: string; async: boolean; imports?: string[] };
+/**
+ * ES modules only: `imports`, the static imports' specifiers in order, so the guest links before it runs the body;
+ * `bindings`, the names each import statement takes (JavaScript only), so a missing export fails as in Node.
+ */
+export type TransformedModule = { code: string; async: boolean; imports?: string[]; bindings?: { specifier: string; name: string; line: number }[] };

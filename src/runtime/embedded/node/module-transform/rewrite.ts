@@ -28,7 +28,10 @@ const ROLE_IMPORT_ACCESS = 11;
  * `hoistedExports`: `export function` declarations as [exported name, local name]. An ES module's functions are
  * bound before any module runs, so an import cycle can call them early; sucrase assigns them where they stand.
  */
-export type Rewritten = { code: string; usesTopLevelAwait: boolean; hoistedExports: [string, string][] };
+export type Rewritten = { code: string; usesTopLevelAwait: boolean; hoistedExports: [string, string][]; bindings: ImportedBinding[] };
+
+/** A name an `import` statement takes from a module (`default` for a default import), and the statement's line. */
+export type ImportedBinding = { specifier: string; name: string; line: number };
 
 /** A cheap test before tokenizing a CommonJS file: could it contain `import(` or `import.meta` at all? */
 export function mayUseImport(source: string): boolean {
@@ -55,12 +58,17 @@ export function rewriteModuleSyntax(source: string, esModule: boolean, typescrip
   const edits: { start: number; end: number; text: string }[] = [];
   let usesTopLevelAwait = false;
   const hoistedExports = new Map<string, string>();
+  const bindings: ImportedBinding[] = [];
+  const lineOf = (position: number): number => source.slice(0, position).split('\n').length;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     functionDepth += depthChange[i];
     if (token.isType) continue;
     const word = text(token);
     const before = text(tokens[i - 1]);
+    if (esModule && word === 'import' && token.scopeDepth === 0 && !typescript && text(tokens[i + 1]) !== '(' && text(tokens[i + 1]) !== '.') {
+      bindings.push(...importedBindings(tokens.slice(i + 1, i + 200).map(text), lineOf(token.start)));
+    }
     if (esModule && word === 'export' && token.scopeDepth === 0) {
       const hoisted = exportedFunction(tokens.slice(i + 1, i + 5).map(text));
       if (hoisted) hoistedExports.set(hoisted[0], hoisted[1]);
@@ -94,7 +102,34 @@ export function rewriteModuleSyntax(source: string, esModule: boolean, typescrip
     code += source.slice(at, edit.start) + edit.text;
     at = edit.end;
   }
-  return { code: code + source.slice(at), usesTopLevelAwait, hoistedExports: [...hoistedExports] };
+  return { code: code + source.slice(at), usesTopLevelAwait, hoistedExports: [...hoistedExports], bindings };
+}
+
+/**
+ * The names an import statement takes, from the words after `import`: `d`, `{ a, b as c }`, `d, { a }`; none for
+ * `* as ns` or a bare `import 'x'`. (TypeScript is left out by the caller: its type-only names vanish at runtime.)
+ */
+function importedBindings(next: string[], line: number): ImportedBinding[] {
+  const names: string[] = [];
+  let at = 0;
+  if (/^[A-Za-z_$][\w$]*$/.test(next[at] ?? '')) {
+    names.push('default');
+    at++;
+    if (next[at] === ',') at++;
+  }
+  if (next[at] === '*' && next[at + 1] === 'as') {
+    at += 3;
+  } else if (next[at] === '{') {
+    for (at++; at < next.length && next[at] !== '}'; at++) {
+      if (next[at] === ',') continue;
+      names.push(/^["']/.test(next[at]) ? next[at].slice(1, -1) : next[at]);
+      if (next[at + 1] === 'as') at += 2;
+    }
+    at++;
+  }
+  if (next[at] !== 'from' || !/^["'][^\\'"]*["']$/.test(next[at + 1] ?? '')) return [];
+  const specifier = next[at + 1].slice(1, -1);
+  return names.map((name) => ({ specifier, name, line }));
 }
 
 /** After `export`: `function f`, `async function f`, `function* f`, `default function f` give [exported, local]. */

@@ -55,6 +55,7 @@ const files: Record<string, string> = {
   'tla-config.mjs': "console.log('config starts');\nexport const config = await new Promise((resolve) => setTimeout(() => resolve({ ready: true }), 5));\nconsole.log('config ready');\n",
   'tla-user.mjs': "import { config } from './tla-config.mjs';\nconsole.log('user sees', config);\nexport const seen = config.ready;\n",
   'tla-main.mjs': "console.log('main linked');\nimport { seen } from './tla-user.mjs';\nimport { double } from 'esm-pkg';\nconsole.log('main runs', seen, double(1));\n",
+  'wrong-name.mjs': "import { double } from 'esm-pkg';\nimport { tripple } from './node_modules/esm-pkg/lib/math.js';\nconsole.log('not reached');\n",
   'bad.mjs': "const ok = 1;\nconst = 2;\n",
   'missing.mjs': "import './nope.mjs';\n",
   'calc.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { double } from 'esm-pkg';\ntest('doubles', () => { assert.strictEqual(double(2), 4); });\n",
@@ -148,10 +149,16 @@ describe("node with modules: 'transform'", () => {
     expect(run).toEqual({ stdout: '4 true\n', stderr: '', exitCode: 0 });
   });
 
-  it('prints a syntax error with the file, line and caret, and a missing module with its code', async () => {
+  it('prints a syntax error with the file, line and caret, an import of a name not exported, and a missing module', async () => {
     const bad = await embedded({ kind: 'file', path: join(root, 'bad.mjs') }, [join(root, 'bad.mjs')]);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(new RegExp(`^file://${root}/bad.mjs:2\nconst = 2;\n {6}\\^\n\nSyntaxError: Unexpected token`));
+    const wrongName = await embedded({ kind: 'file', path: join(root, 'wrong-name.mjs') }, [join(root, 'wrong-name.mjs')]);
+    expect(wrongName.exitCode).toBe(1);
+    expect(wrongName.stdout).toBe('');
+    expect(wrongName.stderr).toMatch(
+      new RegExp(`^file://${root}/wrong-name.mjs:2\nimport \\{ tripple \\}.*\n\\^\n\nSyntaxError: The requested module '\\./node_modules/esm-pkg/lib/math\\.js' does not provide an export named 'tripple'`),
+    );
     const missing = await embedded({ kind: 'file', path: join(root, 'missing.mjs') }, [join(root, 'missing.mjs')]);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain(`Cannot find module '${root}/nope.mjs' imported from ${root}/missing.mjs`);

@@ -89,6 +89,18 @@ describe('transformModule', () => {
     expect(log).toEqual(['required x', 'mine', 'undefined']);
   });
 
+  it('lists the names each import statement takes, with its line, for JavaScript (not TypeScript, whose types vanish)', () => {
+    const source = "import d, { a, b as c } from './x.js';\nimport * as ns from 'y';\nimport e, * as n2 from 'z';\nimport 'side';\nimport { 'str' as s } from 'q';";
+    expect(transformModule(source, '/a.mjs', 'module').bindings).toEqual([
+      { specifier: './x.js', name: 'default', line: 1 },
+      { specifier: './x.js', name: 'a', line: 1 },
+      { specifier: './x.js', name: 'b', line: 1 },
+      { specifier: 'z', name: 'default', line: 3 },
+      { specifier: 'q', name: 'str', line: 5 },
+    ]);
+    expect(transformModule("import { T } from './types';\nexport const x: T = 1;", '/a.mts', 'module').bindings).toBeUndefined();
+  });
+
   it("leaves names that are Object.prototype's (toString, constructor) alone", () => {
     const source = 'const toString = Object.prototype.toString;\nexport function constructor() {}\nexport const hasOwnProperty = toString;';
     const exports = run({ 'a.mjs': source }, 'a.mjs');

@@ -45,7 +45,9 @@ export function transformModule(source: string, filename: string, format: Module
   const hoisted = rewritten.hoistedExports.map(([name, local]) => `exports.${name} = ${local};`);
   // Node links a module's imports (running them) before its body, and waits for one still on a top-level await.
   if (imports.length) hoisted.push(`const __conchLinked = ${LINK_PARAM}(); if (__conchLinked) await __conchLinked;`);
-  return { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
+  const module: TransformedModule = { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
+  if (rewritten.bindings.length) module.bindings = rewritten.bindings;
+  return module;
 }
 
 function sucrase(source: string, filename: string, transforms: Transform[]): string {

@@ -101,7 +101,7 @@ export class TransformedModules {
    * anything runs, so an import cycle sees it (and does not wait on it).
    */
   private evaluate(name: string, source: string, filename: string): Namespace {
-    const { code, async, imports = [] } = transform(source, filename, 'module');
+    const { code, async, imports = [], bindings = [] } = transform(source, filename, 'module');
     const exports = emptyNamespace();
     // Before the body says so itself: an importer in a cycle may read it while this module links.
     Object.defineProperty(exports, '__esModule', { value: true });
@@ -116,6 +116,9 @@ export class TransformedModules {
         this.importNow(dependency);
         const record = this.esModules.get(dependency);
         if (record?.state === 'waiting') waiting.push(record.evaluated);
+        // Node finds a missing export before anything runs; here an ES module's exports are known once it has run.
+        const missing = record?.state === 'done' ? bindings.find((binding) => binding.specifier === specifier && !(binding.name in record.exports)) : undefined;
+        if (missing) throw missingExport(missing, name);
       }
       return waiting.length ? Promise.all(waiting) : undefined;
     };
@@ -184,6 +187,13 @@ function sortKeys(namespace: Namespace): void {
     delete namespace[key];
     Object.defineProperty(namespace, key, descriptors[key]);
   }
+}
+
+/** Node's error for an import of a name the module does not export, pointing at the import statement. */
+function missingExport(binding: { specifier: string; name: string; line: number }, importer: string): SyntaxError {
+  const error = new SyntaxError(`The requested module '${binding.specifier}' does not provide an export named '${binding.name}'`);
+  error.stack = `    at ${importer}:${binding.line}:1\n`;
+  return error;
 }
 
 /** Asks the host to transform `source`; a syntax error is thrown as Node throws it, pointing at the file's line. */
