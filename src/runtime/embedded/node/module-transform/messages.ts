@@ -19,3 +19,8 @@ export type ModuleFormat = 'module' | 'commonjs';
  * `bindings`, the names each import statement takes (JavaScript only), so a missing export fails as in Node.
  */
 export type TransformedModule = { code: string; async: boolean; imports?: string[]; bindings?: { specifier: string; name: string; line: number }[] };
+
+/** A cheap test before a CommonJS file goes to the transform (guest) or the tokenizer (host): may it use import()? */
+export function mayUseImport(source: string): boolean {
+  return /\bimport\s*(\(|\.\s*meta\b)/.test(source);
+}

@@ -33,11 +33,6 @@ export type Rewritten = { code: string; usesTopLevelAwait: boolean; hoistedExpor
 /** A name an `import` statement takes from a module (`default` for a default import), and the statement's line. */
 export type ImportedBinding = { specifier: string; name: string; line: number };
 
-/** A cheap test before tokenizing a CommonJS file: could it contain `import(` or `import.meta` at all? */
-export function mayUseImport(source: string): boolean {
-  return /\bimport\s*(\(|\.\s*meta\b)/.test(source);
-}
-
 /**
  * Rewrites `source` (an ES module when `esModule`, else CommonJS) as described above; throws sucrase's SyntaxError
  * (message "... (line:column)") when it does not parse.

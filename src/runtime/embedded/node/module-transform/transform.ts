@@ -2,12 +2,13 @@
 //   (async?) function (exports, require, __conchMeta, __conchImport, __conchLink) { <code> }
 // where `require` gives a dependency's namespace, __conchMeta is import.meta, __conchImport(specifier) is import()
 // from this module, and __conchLink() loads the `imports` first (a promise to await when one is still running). A body
-// with imports is async so that it can wait; it runs synchronously to its end when nothing makes it wait. A CommonJS file is only given __conchImport and __conchMeta in place of import() and import.meta.
+// with imports is async so that it can wait; it runs synchronously to its end when nothing makes it wait. A CommonJS
+// file is only given __conchImport and __conchMeta in place of import() and import.meta.
 // Every line stays where it was, so stack traces and Node's "file:line" context point at the source.
 
 import { transform, type Transform } from 'sucrase';
-import type { ModuleFormat, TransformedModule } from './messages';
-import { LINK_PARAM, mayUseImport, rewriteModuleSyntax, staticImports } from './rewrite';
+import { mayUseImport, type ModuleFormat, type TransformedModule } from './messages';
+import { LINK_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 

@@ -8,7 +8,7 @@
 // module it loads, as in Node; an entry whose await never settles ends the process with code 13.
 
 import { host } from '../host';
-import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from '../../module-transform/messages';
+import { mayUseImport, MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from '../../module-transform/messages';
 import type { Builtins } from './builtins';
 import { fileOf, parseJson, type ModuleSystem } from './modules';
 import { dirname } from './resolve';
@@ -17,27 +17,24 @@ type Namespace = Record<string, unknown>;
 /** `linking`: its imports are loading; `waiting`: on a top-level await (its own or an import's); `done`: it ran. */
 type EsModule = { exports: Namespace; evaluated: Promise<void>; state: 'linking' | 'waiting' | 'done' };
 
-/** A CommonJS file that might use import() or import.meta (the host tells for sure). */
-const MAY_IMPORT = /\bimport\s*(\(|\.\s*meta\b)/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 export class TransformedModules {
   private readonly esModules = new Map<string, EsModule>();
   private readonly namespaces = new Map<string, Namespace>();
+  /** The main module is still waiting on a top-level await (the process exits with 13 if the loop empties). */
+  mainPending = false;
 
   constructor(
     private readonly modules: ModuleSystem,
     private readonly builtins: Builtins,
   ) {
     modules.rewriteCommonJs = (filename, source) => {
-      if (!MAY_IMPORT.test(source)) return undefined;
+      if (!mayUseImport(source)) return undefined;
       const { code } = transform(source, filename, 'commonjs');
       return { code, params: ['__conchMeta', '__conchImport'], args: [this.meta(`file://${filename}`), this.importFrom(filename)] };
     };
   }
-
-  /** The main module is still waiting on a top-level await (the process exits with 13 if the loop empties). */
-  mainPending = false;
 
   /** Runs the main module (`node file.mjs`, `--input-type=module`); its failure, even after an await, is reported. */
   runMain(name: string, uncaught: (error: unknown) => void): void {
@@ -58,7 +55,7 @@ export class TransformedModules {
    * names the rewrite refers to defined on `global`, not enumerable.
    */
   prepareScript(code: string, name: string, global: Record<string, unknown>): string {
-    if (!MAY_IMPORT.test(code)) return code;
+    if (!mayUseImport(code)) return code;
     Object.defineProperty(global, '__conchImport', { value: this.importFrom(name), configurable: true, writable: true });
     Object.defineProperty(global, '__conchMeta', { value: this.meta(name), configurable: true, writable: true });
     return transform(code, name, 'commonjs').code;
