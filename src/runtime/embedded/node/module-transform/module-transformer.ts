@@ -5,7 +5,10 @@ import type { FsAnswer } from '../engine/fs-service';
 import type { FsRequest } from '../engine/protocol';
 import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from './messages';
 import { TransformCache } from './cache';
-import { ModuleSyntaxError, transformModule } from './transform';
+import type { ModuleSyntaxError, transformModule } from './transform';
+
+/** sucrase loads on the first transform: a runtime whose engine loads modules natively never pays for it. */
+type TransformApi = { transformModule: typeof transformModule; ModuleSyntaxError: typeof ModuleSyntaxError };
 
 /** The largest source the transform takes (a bundled package is a few MB; past this something is wrong). */
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
@@ -15,18 +18,21 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** Transforms modules for one runtime's engines, remembering what it transformed. */
 export class ModuleTransformer {
+  private api: Promise<TransformApi> | undefined;
+
   constructor(readonly cache = new TransformCache()) {}
 
   /** Answers one `module:*` request: JSON `{ code, async }`, or an error (ERR_SYNTAX for a module that does not parse). */
   async answerModuleRequest(request: FsRequest): Promise<FsAnswer> {
     try {
-      return this.answer(request);
+      return await this.answer(request);
     } catch (error) {
+      this.api = undefined; // a failed load is tried again next time
       return invalid(`module transform failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  private answer(request: FsRequest): FsAnswer {
+  private async answer(request: FsRequest): Promise<FsAnswer> {
     if (request === null || typeof request !== 'object') return invalid('the request is not an object');
     const { op, args, data } = request;
     if (op !== MODULE_TRANSFORM_OP) return { kind: 'error', code: 'ENOSYS', message: `ENOSYS: function not implemented, ${String(op)}` };
@@ -41,6 +47,7 @@ export class ModuleTransformer {
     const key = TransformCache.keyOf(`${format}:${/\.[cm]?ts$/.test(filename) ? 'ts' : 'js'}`, data);
     const cached = this.cache.get(key);
     if (cached) return json(cached);
+    const { transformModule, ModuleSyntaxError } = await (this.api ??= import('./transform'));
     let module: TransformedModule;
     try {
       module = transformModule(decoder.decode(data), filename, format);
