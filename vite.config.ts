@@ -23,7 +23,7 @@ export default defineConfig({
   optimizeDeps: {
     include: [
       'just-bash', 'fflate', 'minimatch', 'ignore', 'diff', '@sinclair/typebox', '@sinclair/typebox/value', 'just-git', 'just-git/repo',
-      'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync', '@noble/hashes/legacy.js', '@noble/hashes/sha2.js', 'sucrase',
+      'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync', '@noble/hashes/legacy.js', '@noble/hashes/sha2.js', '@noble/hashes/utils.js', 'sucrase', 'sucrase/dist/parser',
       'semver/ranges/max-satisfying', 'semver/ranges/valid', 'semver/functions/satisfies', 'semver/functions/valid', 'modern-tar', 'hash-wasm',
     ],
   },

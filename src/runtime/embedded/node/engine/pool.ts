@@ -13,6 +13,8 @@ import type { RunChannel } from './run-channel';
 import { captureAsyncContext } from './async-context';
 import { HOST_OP_PREFIX } from '../sandbox/host-ops';
 import { answerHostRequest } from '../sandbox/host-op-answers';
+import { MODULE_OP_PREFIX } from '../module-transform/messages';
+import { ModuleTransformer } from '../module-transform/module-transformer';
 
 export type RunResult = {
   stdout: string;
@@ -38,6 +40,8 @@ export class EnginePool {
   private idle: Promise<EngineWorker> | undefined;
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
+  /** One per pool, so a package's modules are transformed once for the runtime's life. */
+  private readonly modules = new ModuleTransformer();
 
   constructor(private readonly engine: EngineSource = quickJsEngine) {}
 
@@ -55,7 +59,7 @@ export class EnginePool {
       return { stdout: '', stderr: '', exitCode: 130, stopped: true };
     }
     try {
-      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm() });
+      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm(), modules: this.modules });
     } finally {
       this.release(worker);
     }
@@ -110,6 +114,7 @@ export class EnginePool {
 type ActiveRun = {
   id: number;
   fs: IFileSystem;
+  modules: ModuleTransformer;
   /** The program's child processes, once it starts one. */
   children: () => ChildProcesses;
   channel: RunChannel;
@@ -127,7 +132,7 @@ type ActiveRun = {
 };
 
 /** What a run may use around its file system: its stop signal, and the shell for its child processes. */
-type RunServices = RunAround & { signal?: AbortSignal; warm(): void };
+type RunServices = RunAround & { signal?: AbortSignal; warm(): void; modules: ModuleTransformer };
 
 /** One engine worker, started and initialised by its engine, running one job at a time. */
 class EngineWorker {
@@ -158,7 +163,7 @@ class EngineWorker {
     this.port.terminate();
   }
 
-  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm }: RunServices): Promise<RunResult> {
+  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm, modules }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
     let children: ChildProcesses | undefined;
     const wake = (): void => run.channel.signal('event');
@@ -178,6 +183,7 @@ class EngineWorker {
       run = {
         id,
         fs,
+        modules,
         children: () => (children ??= new ChildProcesses({ exec, runNode, signal, wake, warm })),
         channel: { reply: () => false, grown: () => {}, signal: () => {} }, // until the run has started, below
         stdout: [],
@@ -259,7 +265,9 @@ class EngineWorker {
       ? await run.children().answer(request)
       : request.op.startsWith(HOST_OP_PREFIX)
         ? await answerHostRequest(request)
-        : await answerFsRequest(run.fs, request);
+        : request.op.startsWith(MODULE_OP_PREFIX)
+          ? await run.modules.answerModuleRequest(request)
+          : await answerFsRequest(run.fs, request);
     if (!run.channel.reply(answer)) run.pending = answer;
   }
 }

@@ -13,6 +13,7 @@ import { createFs } from './fs/fs';
 import { inspect, stackOf } from './inspect';
 import { defineLazy, once } from './modules/lazy';
 import { CJS_WRAPPER_HEAD, ModuleSystem } from './modules/modules';
+import { TransformedModules } from './modules/transformed-modules';
 import { nodeError } from './node-error';
 import { createOs } from './os';
 import { createV8 } from './builtins/v8';
@@ -90,13 +91,21 @@ function start(job: EngineJob): void {
     v8: () => createV8(() => host.memoryUsage(), job.memoryLimitBytes),
   });
   modules = new ModuleSystem(builtins, resolverFs, () => cwd);
+  // 'transform': ES modules run as CommonJS bodies the host made (an engine whose eval has no module loader).
+  const transformed = job.modules === 'transform' ? new TransformedModules(modules, builtins) : undefined;
   hooks.resolveModule = (base, request) => modules.resolveModule(base, request);
   hooks.loadModule = (name) => modules.loadModule(name);
+  if (transformed) {
+    // As on an engine with no loader hook: an import() that escaped the transform fails here too, not only there.
+    hooks.resolveModule = (base, request) => {
+      throw new Error(`import('${request}') from ${base} reached the engine's module loader, which modules 'transform' does not use`);
+    };
+  }
   (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('conch.resolve')] = (base: string, request: string) => modules.resolveModule(base, request);
 
   installStackTraceApi();
   installWebGlobals(global);
-  installFunctionImport();
+  installFunctionImport(modules.rewriteCommonJs, `${cwd}/[eval]`);
   defineGlobals(global, {
     global: globalThis,
     process,
@@ -121,7 +130,11 @@ function start(job: EngineJob): void {
     process.emit('beforeExit', process.exitCode ?? 0);
     return nextDelay() >= 0;
   };
-  hooks.exit = () => finishProcess(process);
+  hooks.exit = () => {
+    const code = finishProcess(process);
+    // Node's exit code for a main module whose top-level await never settled ('exit' listeners still hear 0).
+    return transformed?.mainPending && process.exitCode === undefined ? 13 : code;
+  };
 
   const uncaught = (error: unknown): void => {
     if (process.listenerCount('uncaughtException') > 0) {
@@ -139,6 +152,7 @@ function start(job: EngineJob): void {
   };
 
   const runModule = (name: string) => {
+    if (transformed) return transformed.runMain(name, uncaught);
     // import() from a one-line script: the module and its graph load through resolveModule/loadModule.
     const load = host.compile('(name) => import(name)', 'node:internal/import') as (name: string) => Promise<unknown>;
     load(name).then(undefined, uncaught);
@@ -168,7 +182,8 @@ function start(job: EngineJob): void {
           return;
         }
         defineGlobals(global, { require: modules.createRequire(name), module: { exports: {}, id: '[eval]' }, exports: {}, __filename: '[eval]', __dirname: '.' });
-        const result = host.compile(entry.code, '[eval]');
+        const code = transformed ? transformed.prepareScript(entry.code, name, global) : entry.code;
+        const result = host.compile(code, '[eval]');
         if (entry.print) host.write(1, `${typeof result === 'string' ? result : inspect(result)}\n`);
         return;
       }

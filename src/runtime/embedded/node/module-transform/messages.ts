@@ -7,10 +7,20 @@ export const MODULE_OP_PREFIX = 'module:';
 /**
  * `module:transform`: args [filename, format], data the file's source (UTF-8). `format` 'module' turns an ES module
  * into a CommonJS body; 'commonjs' only rewrites a CommonJS file's `import()` and `import.meta`. The reply is JSON
- * `{ code, async }` (`async`: the body uses top-level await and is compiled as an async function), or an error whose
+ * `{ code, async, imports }` (`async`: the body may await, top-level or for its imports, and is compiled as an async
+ * function; `imports`: the static imports' specifiers, which the body links first), or an error whose
  * code is 'ERR_SYNTAX' with the parser's message.
  */
 export const MODULE_TRANSFORM_OP = 'module:transform';
 
 export type ModuleFormat = 'module' | 'commonjs';
-export type TransformedModule = { code: string; async: boolean };
+/**
+ * ES modules only: `imports`, the static imports' specifiers in order, so the guest links before it runs the body;
+ * `bindings`, the names each import statement takes (JavaScript only), so a missing export fails as in Node.
+ */
+export type TransformedModule = { code: string; async: boolean; imports?: string[]; bindings?: { specifier: string; name: string; line: number }[] };
+
+/** A cheap test before a CommonJS file goes to the transform (guest) or the tokenizer (host): may it use import()? */
+export function mayUseImport(source: string): boolean {
+  return /\bimport\s*(\(|\.\s*meta\b)/.test(source);
+}

@@ -4,19 +4,28 @@
 // the calling file instead, so its relative imports find what they would in Node.
 
 import { host } from '../host';
+import type { CommonJsRewrite } from '../modules/modules';
 
 const CALLER_FILE = /\((?:file:\/\/)?(\/[^():\n]+):\d+:\d+\)/;
 
-/** Replaces the global Function constructor with one whose import() calls resolve from the caller's file. */
-export function installFunctionImport(): void {
+/**
+ * Replaces the global Function constructor with one whose import() calls resolve from the caller's file. `rewrite`
+ * (modules 'transform', an engine with no import()) turns the body's import() into the module system's.
+ */
+export function installFunctionImport(rewrite?: CommonJsRewrite, scriptName = '[eval]'): void {
   const NativeFunction = Function;
   const ImportingFunction = function (this: unknown, ...args: unknown[]): unknown {
     const body = args.length > 0 ? String(args[args.length - 1]) : '';
     if (!body.includes('import(')) return NativeFunction(...(args as string[]));
     // The first frame naming a file (this function's own frame is in the guest's bundle, which names none).
     const caller = CALLER_FILE.exec((new Error().stack ?? '').split('\n').slice(1).join('\n'))?.[1];
-    if (!caller) return NativeFunction(...(args as string[]));
     const params = args.slice(0, -1).map(String).join(',');
+    const rewritten = rewrite?.(caller ?? scriptName, body);
+    if (rewritten) {
+      const make = host.compile(`(function (${rewritten.params.join(', ')}) { return function anonymous(${params}\n) {\n${rewritten.code}\n}; })`, caller ?? scriptName);
+      return (make as (...values: unknown[]) => unknown)(...rewritten.args);
+    }
+    if (!caller) return NativeFunction(...(args as string[]));
     return host.compile(`(function anonymous(${params}\n) {\n${body}\n})`, caller);
   } as unknown as FunctionConstructor;
   Object.defineProperty(ImportingFunction, 'prototype', { value: NativeFunction.prototype });

@@ -14,6 +14,12 @@ const RESERVED = new Set(
 );
 const FACADE_KEY = Symbol.for('conch.facade');
 
+/**
+ * In 'transform' mode (EngineJob.modules): a CommonJS file's source with import() and import.meta rewritten, and the
+ * wrapper's extra parameters (names and values) they now refer to; undefined when the file uses neither.
+ */
+export type CommonJsRewrite = (filename: string, source: string) => { code: string; params: string[]; args: unknown[] } | undefined;
+
 export type RequireFunction = ((request: string) => unknown) & {
   resolve: ((request: string) => string) & { paths: (request: string) => string[] | null };
   cache: Record<string, CommonJsModule>;
@@ -45,6 +51,8 @@ export class ModuleSystem {
   /** ES module sources that are not files: `node -e --input-type=module`, keyed by module name. */
   private readonly inlineModules = new Map<string, string>();
   private readonly facades = new Map<string, unknown>();
+  /** Set in 'transform' mode. */
+  rewriteCommonJs: CommonJsRewrite | undefined;
 
   constructor(
     private readonly builtins: Builtins,
@@ -113,19 +121,30 @@ export class ModuleSystem {
   }
 
   private loadCommonJs(module: CommonJsModule): void {
-    const source = this.sourceOf(module.filename);
-    const wrapper = host.compile(`${CJS_WRAPPER_HEAD}${source}\n})`, module.filename) as (...args: unknown[]) => void;
+    const raw = this.rawSourceOf(module.filename);
+    const rewrite = this.rewriteCommonJs?.(module.filename, raw);
+    const head = rewrite ? CJS_WRAPPER_HEAD.replace(') {', `, ${rewrite.params.join(', ')}) {`) : CJS_WRAPPER_HEAD;
+    const source = rewrite ? rewrite.code : withoutTypes(raw, module.filename);
+    const wrapper = host.compile(`${head}${source}\n})`, module.filename) as (...args: unknown[]) => void;
     module.require = this.createRequire(module.filename, module);
-    wrapper.call(module.exports, module.exports, module.require, module, module.filename, dirname(module.filename));
+    wrapper.call(module.exports, module.exports, module.require, module, module.filename, dirname(module.filename), ...(rewrite?.args ?? []));
     module.loaded = true;
   }
 
   /** A file's JavaScript: the shebang line blanked, TypeScript stripped of its types. */
   sourceOf(filename: string): string {
-    let source = this.fs.readText(filename);
-    if (source.startsWith('#!')) source = `//${source.slice(2)}`;
-    if (/\.[cm]?ts$/.test(filename)) source = host.stripTypes(source, filename);
-    return source;
+    return withoutTypes(this.rawSourceOf(filename), filename);
+  }
+
+  /** A file's source as written (TypeScript too), the shebang line blanked. */
+  rawSourceOf(filename: string): string {
+    const source = this.fs.readText(filename);
+    return source.startsWith('#!') ? `//${source.slice(2)}` : source;
+  }
+
+  /** The source of an ES module registered with addInlineModule. */
+  inlineSource(name: string): string | undefined {
+    return this.inlineModules.get(name);
   }
 
   private resolveOrThrow(request: string, fromDir: string, mode: 'require' | 'import', referrer: string): string {
@@ -193,12 +212,17 @@ function withImportMeta(name: string, source: string): string {
   return `${meta}${source}`;
 }
 
+/** JavaScript from a file's source: TypeScript stripped of its types, lines kept. */
+function withoutTypes(source: string, filename: string): string {
+  return /\.[cm]?ts$/.test(filename) ? host.stripTypes(source, filename) : source;
+}
+
 /** The path a file: module name stands for, without its query or fragment. */
-function fileOf(name: string): string {
+export function fileOf(name: string): string {
   return decodeURIComponent(name.slice('file://'.length).replace(/[?#].*$/, ''));
 }
 
-function parseJson(text: string, filename: string): unknown {
+export function parseJson(text: string, filename: string): unknown {
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {

@@ -1,0 +1,97 @@
+// An ES module as a CommonJS body, for an engine with no module loader (see messages.ts). The body expects to run as
+//   (async?) function (exports, require, __conchMeta, __conchImport, __conchLink) { <code> }
+// where `require` gives a dependency's namespace, __conchMeta is import.meta, __conchImport(specifier) is import()
+// from this module, and __conchLink() loads the `imports` first (a promise to await when one is still running). A body
+// with imports is async so that it can wait; it runs synchronously to its end when nothing makes it wait. A CommonJS
+// file is only given __conchImport and __conchMeta in place of import() and import.meta.
+// Every line stays where it was, so stack traces and Node's "file:line" context point at the source.
+
+import { transform, type Transform } from 'sucrase';
+import { mayUseImport, type ModuleFormat, type TransformedModule } from './messages';
+import { LINK_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
+
+const TYPESCRIPT = /\.[cm]?ts$/;
+
+/** A module's source parsed with no result: the message Node would print, and where (1-based line and column). */
+export class ModuleSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message);
+    this.name = 'SyntaxError';
+  }
+}
+
+/** `source` (of `filename`, in `format`) as the body described above; throws ModuleSyntaxError. */
+export function transformModule(source: string, filename: string, format: ModuleFormat): TransformedModule {
+  const typescript = TYPESCRIPT.test(filename);
+  if (format === 'commonjs' && !mayUseImport(source)) {
+    return { code: typescript ? sucrase(source, filename, ['typescript']) : source, async: false };
+  }
+  let rewritten;
+  try {
+    rewritten = rewriteModuleSyntax(source, format === 'module', typescript);
+  } catch (error) {
+    // sucrase parses as strict code; a sloppy CommonJS file (`with`, octal literals) is left to the engine as it is.
+    if (format === 'commonjs' && !typescript) return { code: source, async: false };
+    throw syntaxError(error);
+  }
+  const transforms: Transform[] = format === 'module' ? ['imports'] : [];
+  if (typescript) transforms.push('typescript');
+  const code = transforms.length ? sucrase(rewritten.code, filename, transforms) : rewritten.code;
+  if (format === 'commonjs') return { code, async: false };
+  const imports = staticImports(code);
+  const hoisted = rewritten.hoistedExports.map(([name, local]) => `exports.${name} = ${local};`);
+  // Node links a module's imports (running them) before its body, and waits for one still on a top-level await.
+  if (imports.length) hoisted.push(`const __conchLinked = ${LINK_PARAM}(); if (__conchLinked) await __conchLinked;`);
+  const module: TransformedModule = { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
+  if (rewritten.bindings.length) module.bindings = rewritten.bindings;
+  return module;
+}
+
+function sucrase(source: string, filename: string, transforms: Transform[]): string {
+  try {
+    // preserveDynamicImport: the rewrite already turned import() into a call; keep sucrase from touching the rest.
+    return transform(source, { transforms, filePath: filename, preserveDynamicImport: true, disableESTransforms: true }).code;
+  } catch (error) {
+    throw syntaxError(error);
+  }
+}
+
+/**
+ * Two fixes to sucrase's `export *` helper (on the first line): the guest's exports object has a null prototype (it
+ * prints as Node's `[Module: null prototype]`), so no exports.hasOwnProperty; and a name the module itself exports
+ * after the `export *` line wins, as in Node, instead of failing to assign over the star export's getter.
+ */
+function patchStarExport(code: string): string {
+  const firstLine = code.indexOf('\n');
+  const head = firstLine < 0 ? code : code.slice(0, firstLine);
+  const patched = head
+    .replace('exports.hasOwnProperty(key)', 'Object.prototype.hasOwnProperty.call(exports, key)')
+    .replace(
+      'get: () => obj[key]}',
+      'get: () => obj[key], set: (value) => Object.defineProperty(exports, key, {value, writable: true, enumerable: true, configurable: true})}',
+    );
+  return patched === head ? code : patched + code.slice(head.length);
+}
+
+/**
+ * `statements` first thing after sucrase's "use strict", on line 1: exported functions are bound before the imports
+ * run (an import cycle can call them, as in Node), then the imports are linked.
+ */
+function prologue(code: string, statements: string[]): string {
+  if (statements.length === 0) return code;
+  const text = statements.join(' ');
+  const directive = '"use strict";';
+  return code.startsWith(directive) ? `${directive}${text}${code.slice(directive.length)}` : `${text}${code}`;
+}
+
+/** sucrase's "Unexpected token (3:7)" as Node's "Unexpected token", with its position kept apart. */
+function syntaxError(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const at = /\s*\((\d+):(\d+)\)$/.exec(message);
+  if (!at) return new ModuleSyntaxError(message, 1, 1);
+  return new ModuleSyntaxError(message.slice(0, at.index), Number(at[1]), Number(at[2]));
+}
