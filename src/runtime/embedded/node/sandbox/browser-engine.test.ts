@@ -22,6 +22,13 @@ queueMicrotask(() => console.log('microtask'));
 process.on('exit', (code) => console.log('exit', code));
 `;
 
+// ES modules as the browser engine loads them: transformed to CommonJS by the host (module-transform/).
+const ESM = {
+  'esm/main.mjs': "import { double } from './lib.mjs';\nimport cjs from './old.cjs';\nconst late = await import('./lib.mjs');\nconsole.log(double(21), cjs.name, late.double === double, import.meta.url.endsWith('/esm/main.mjs'));\n",
+  'esm/lib.mjs': 'export const double = (n) => n * 2;\n',
+  'esm/old.cjs': "module.exports = { name: 'old' };\n",
+};
+
 /** What real Node prints for `source` saved as `name` (run in a temporary folder). */
 function realNode(name: string, source: string, args: string[] = []): { output: string; exitCode: number | null } {
   const dir = mkdtempSync(join(tmpdir(), 'conch-browser-engine-'));
@@ -35,10 +42,15 @@ function realNode(name: string, source: string, args: string[] = []): { output: 
 }
 
 describe('the browser engine', () => {
-  const ws = nodeWorkspace({ 'order.js': ORDER, 'typed.ts': 'const n: number = 41;\nconsole.log(n + 1);\n' }, { engine: 'browser' });
+  const ws = nodeWorkspace({ 'order.js': ORDER, 'typed.ts': 'const n: number = 41;\nconsole.log(n + 1);\n', ...ESM }, { engine: 'browser' });
 
   it("runs a CommonJS program with fs, and its promise jobs, ticks and timers in Node's order", async () => {
     expect(await ws.run('node order.js')).toEqual(realNode('order.js', ORDER));
+  });
+
+  it('loads ES modules, CommonJS from them, import() and import.meta as Node does', async () => {
+    expect(await ws.run('node esm/main.mjs')).toEqual({ output: '42 old true true\n', exitCode: 0 });
+    expect(await ws.run(`node --input-type=module -e "const { double } = await import('./esm/lib.mjs'); console.log(double(4))"`)).toEqual({ output: '8\n', exitCode: 0 });
   });
 
   it('is the browser\'s own engine, where --engine=quickjs runs the fallback', async () => {
