@@ -6,7 +6,7 @@ const port = Number(process.env.CONCH_E2E_PORT ?? 4317);
 // Flows that measure time (frame and main-thread task lengths, a write-back's milliseconds) or that
 // load a 20,000-file repo run last, one at a time, after the others have run two at a time: side by side on a
 // 2-core machine their figures would measure the neighbour.
-const TIMED = ['long-session', 'hostile-import', 'local-folder', 'compaction', 'snapshots', 'subagents-big', 'git-big'].map((name) => `**/${name}.spec.ts`);
+const TIMED = ['long-session', 'hostile-import', 'local-folder', 'compaction', 'snapshots', 'subagents-big', 'git-big', 'node-figures'].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: './e2e',
