@@ -1,7 +1,8 @@
 // The tools an agent runs to check its work (issue 25, part 4): `npx tsc --noEmit`, `npx prettier --check .` and
 // `npx eslint .` on a generated 50-file TypeScript project (bench/lib/checkers-project.ts), in the embedded runtime and
 // in real Node in the same run, each with its time, the ratio, and whether the two outputs agree (exit code and the
-// findings: tsc's diagnostics, the files prettier flags, eslint's problems). Printed, never asserted.
+// findings: tsc's diagnostics, the files prettier flags, eslint's problems), on both of node's engines (issue 26: the
+// browser engine, here in its Node stand-in, and QuickJS). Printed, never asserted.
 //
 // The packages come from registry.npmjs.org, cached on disk in node_modules/.cache/conch-checkers (outside git): the
 // embedded npm installs them through a PackageCache over that folder, real npm into a temporary folder, same
@@ -13,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer } from 'vite';
 import type { createEmbeddedRuntime as CreateEmbeddedRuntime } from '../src/runtime/embedded';
+import type * as EngineChoice from '../src/runtime/embedded/node/engine-choice';
+import type * as StandIn from '../src/runtime/embedded/node/sandbox/node-stand-in';
 import { DEFAULT_WORKDIR } from '../src/runtime/paths';
 import type { PackageCache } from '../src/runtime/embedded/npm/environment';
 import { checkersProject, SOURCE_FILES } from './lib/checkers-project';
@@ -105,7 +108,13 @@ const realDir = realNodeProject(files);
 const vite = await createServer({ server: { middlewareMode: true, ws: false }, appType: 'custom', logLevel: 'error' });
 try {
   const { createEmbeddedRuntime } = (await vite.ssrLoadModule('/src/runtime/embedded/index.ts')) as { createEmbeddedRuntime: typeof CreateEmbeddedRuntime };
-  const runtime = createEmbeddedRuntime({ files, npm: { registry: () => 'https://registry.npmjs.org/', cache: diskPackageCache(CACHE_DIR) } });
+  const { NodeEngineChoice } = (await vite.ssrLoadModule('/src/runtime/embedded/node/engine-choice.ts')) as typeof EngineChoice;
+  const { createNodeSandboxEngine } = (await vite.ssrLoadModule('/src/runtime/embedded/node/sandbox/node-stand-in.ts')) as typeof StandIn;
+  // Both of node's engines on the same installed project: the browser engine (in its Node stand-in: the same relay,
+  // engine and guest, with Node's V8) and QuickJS, switched between the runs.
+  const nodeEngines = new NodeEngineChoice();
+  const browserEngine = createNodeSandboxEngine();
+  const runtime = createEmbeddedRuntime({ files, nodeEngines, npm: { registry: () => 'https://registry.npmjs.org/', cache: diskPackageCache(CACHE_DIR) } });
   const exec = async (command: string): Promise<Run> => {
     const started = performance.now();
     const result = await runtime.exec(command, { timeoutMs: TOOL_TIMEOUT_MS, env: { NO_COLOR: '1', FORCE_COLOR: '0' } });
@@ -117,13 +126,15 @@ try {
   const only = process.env.CHECKERS_ONLY?.split(',');
   for (const tool of TOOLS.filter((t) => !only || only.includes(t.name))) {
     const real = runReal(realDir, tool);
-    const embedded = await exec(tool.command);
-    console.log(`\n${tool.command}`);
-    console.log(`  embedded ${embedded.ms.toFixed(0).padStart(8)} ms   Node ${real.ms.toFixed(0).padStart(6)} ms (median of ${NODE_RUNS})   ratio ${(embedded.ms / real.ms).toFixed(1)}x`);
-    console.log(`  ${agreement(tool, embedded, real)}`);
-    if (process.env.CHECKERS_VERBOSE || tool.findings(embedded.output).length !== tool.findings(real.output).length) {
-      console.log(`  embedded output:\n${embedded.output.slice(0, 4000).replace(/^/gm, '    | ')}`);
-      console.log(`  Node output:\n${real.output.slice(0, 4000).replace(/^/gm, '    | ')}`);
+    console.log(`\n${tool.command}: Node ${real.ms.toFixed(0)} ms (median of ${NODE_RUNS})`);
+    for (const engine of ['browser', 'quickjs'] as const) {
+      nodeEngines.set(engine === 'browser' ? browserEngine : null, engine);
+      const embedded = await exec(tool.command);
+      console.log(`  ${engine.padEnd(8)} ${embedded.ms.toFixed(0).padStart(8)} ms   ratio ${(embedded.ms / real.ms).toFixed(1)}x${engine === 'browser' ? ' (target <= 2.5x)' : ''}   ${agreement(tool, embedded, real)}`);
+      if (process.env.CHECKERS_VERBOSE || tool.findings(embedded.output).length !== tool.findings(real.output).length) {
+        console.log(`  ${engine} output:\n${embedded.output.slice(0, 4000).replace(/^/gm, '    | ')}`);
+        console.log(`  Node output:\n${real.output.slice(0, 4000).replace(/^/gm, '    | ')}`);
+      }
     }
   }
   await runtime.dispose();

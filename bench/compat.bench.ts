@@ -30,35 +30,40 @@ const results: Runner.PackageResult[] = [];
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const side = (result: Runner.SideResult) => `${result.passed ? 'pass' : `FAIL(${result.stage})`} ${countsText(result.counts).padStart(7)}`;
-console.log(`${'package'.padEnd(38)} ${'embedded'.padEnd(18)} ${'node'.padEnd(18)} ${'test time embedded / node'.padEnd(28)} same`);
+// COMPAT_ENGINES=quickjs or =browser runs one engine; by default both, side by side.
+const engines = (process.env.COMPAT_ENGINES ?? 'quickjs,browser').split(',').filter((name): name is Runner.EngineName => name === 'quickjs' || name === 'browser');
+console.log(`engines: ${engines.join(', ')} (the browser engine runs here in its Node stand-in: the same relay, engine and guest, with Node's V8)`);
+console.log(`${'package'.padEnd(38)} ${engines.map((engine) => engine.padEnd(18)).join(' ')} ${'node'.padEnd(18)} ${`test time ${engines.join(' / ')} / node`.padEnd(36)} same`);
 for (const entry of corpus) {
-  const result = await runPackage(entry, { registryUrl: registry.url, npmCacheDir, timeoutMs: 180_000 });
+  const result = await runPackage(entry, { registryUrl: registry.url, npmCacheDir, timeoutMs: 180_000, engines });
   results.push(result);
   if (process.env.COMPAT_DUMP) {
     const base = join(process.env.COMPAT_DUMP, entry.name.replace('/', '+'));
     writeFileSync(`${base}.embedded.txt`, result.embedded.output);
     writeFileSync(`${base}.node.txt`, result.node.output);
   }
-  const ratio = result.node.testMs > 0 && result.embedded.stage === 'test' ? `${(result.embedded.testMs / result.node.testMs).toFixed(1)}×` : '-';
-  const times = `${seconds(result.embedded.testMs)} / ${seconds(result.node.testMs)} (${ratio})`;
+  const runs = engines.map((engine) => result.byEngine[engine]!);
+  const ratio = (embedded: Runner.SideResult) => (result.node.testMs > 0 && embedded.stage === 'test' ? `${(embedded.testMs / result.node.testMs).toFixed(1)}×` : '-');
+  const times = `${runs.map((run) => seconds(run.embedded.testMs)).join(' / ')} / ${seconds(result.node.testMs)} (${runs.map((run) => ratio(run.embedded)).join(', ')})`;
   const notes = [entry.test ? `test: ${entry.test}` : '', entry.spawns ? 'spawns' : ''].filter(Boolean).join('; ');
-  console.log(`${`${entry.name}@${entry.version}`.padEnd(38)} ${side(result.embedded).padEnd(18)} ${side(result.node).padEnd(18)} ${times.padEnd(28)} ${result.matches ? 'yes' : 'NO'}${notes ? `  (${notes})` : ''}`);
+  console.log(`${`${entry.name}@${entry.version}`.padEnd(38)} ${runs.map((run) => side(run.embedded).padEnd(18)).join(' ')} ${side(result.node).padEnd(18)} ${times.padEnd(36)} ${runs.map((run) => (run.matches ? 'yes' : 'NO')).join(' ')}${notes ? `  (${notes})` : ''}`);
 }
 await registry.close();
 rmSync(npmCacheDir, { recursive: true, force: true });
 
-const matching = results.filter((result) => result.matches).length;
 const kinds = (pick: (entry: Corpus.CorpusEntry) => string) => [...new Set(results.map((r) => pick(r.entry)))].map((k) => `${k} ${results.filter((r) => pick(r.entry) === k).length}`).join(', ');
 console.log(`\ncorpus: ${results.length} packages (${kinds((e) => e.kind)}; runners: ${kinds((e) => e.runner)}; ${results.filter((r) => r.entry.spawns).length} spawn child processes)`);
 console.log(`the corpus's test command replaces the package's own for ${results.filter((r) => r.entry.test).length} packages (their scripts need linters or coverage tools outside the corpus)`);
-const failOnNode = results.filter((result) => result.matches && !result.node.passed).length;
-console.log(`score: ${matching}/${results.length} = ${((100 * matching) / Math.max(1, results.length)).toFixed(0)}% of the corpus runs its tests exactly as on Node (same pass or fail, same counts)${failOnNode ? `; ${failOnNode} of them fail on Node too, the same way` : ''}`);
-const failing = results.filter((result) => !result.matches);
-if (failing.length > 0) {
-  console.log('still failing:');
-  for (const result of failing) console.log(`  ${result.entry.name}@${result.entry.version}: ${result.why}`);
+for (const engine of engines) {
+  const matching = results.filter((result) => result.byEngine[engine]?.matches).length;
+  const failOnNode = results.filter((result) => result.byEngine[engine]?.matches && !result.node.passed).length;
+  console.log(`score, ${engine}: ${matching}/${results.length} = ${((100 * matching) / Math.max(1, results.length)).toFixed(0)}% of the corpus runs its tests exactly as on Node (same pass or fail, same counts)${failOnNode ? `; ${failOnNode} of them fail on Node too, the same way` : ''}`);
+  const failing = results.filter((result) => !result.byEngine[engine]?.matches);
+  if (failing.length === 0) continue;
+  console.log(`still failing on ${engine}:`);
+  for (const result of failing) console.log(`  ${result.entry.name}@${result.entry.version}: ${result.byEngine[engine]?.why}`);
   // COMPAT_VERBOSE=1 shows the embedded side's output of each failing package.
-  if (process.env.COMPAT_VERBOSE) for (const result of failing) console.log(`\n### ${result.entry.name}\n${result.embedded.output.slice(0, 4000)}`);
+  if (process.env.COMPAT_VERBOSE) for (const result of failing) console.log(`\n### ${result.entry.name} (${engine})\n${result.byEngine[engine]?.embedded.output.slice(0, 4000)}`);
 }
 await vite.close();
 process.exit(0);

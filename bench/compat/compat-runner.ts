@@ -10,6 +10,8 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createEmbeddedRuntime } from '../../src/runtime/embedded';
+import { NodeEngineChoice } from '../../src/runtime/embedded/node/engine-choice';
+import { createNodeSandboxEngine } from '../../src/runtime/embedded/node/sandbox/node-stand-in';
 import { memoryPackageCache, type PackageCache } from '../../src/runtime/embedded/npm/environment';
 import { unpackTarball } from '../../src/runtime/embedded/npm/tarball';
 import type { CorpusEntry } from './corpus';
@@ -30,9 +32,17 @@ export type SideResult = {
   output: string;
 };
 
+export type EngineName = 'quickjs' | 'browser';
+
+/** One engine's side of a package, compared with Node's. */
+export type EngineResult = { embedded: SideResult; matches: boolean; why: string | null };
+
 export type PackageResult = {
   entry: CorpusEntry;
+  /** The first engine's side (options.engines[0]). */
   embedded: SideResult;
+  /** Each engine's side, by engine. */
+  byEngine: Partial<Record<EngineName, EngineResult>>;
   node: SideResult;
   /** Same pass or fail and the same counts on both sides. */
   matches: boolean;
@@ -40,15 +50,23 @@ export type PackageResult = {
   why: string | null;
 };
 
-export type RunOptions = { registryUrl: string; timeoutMs?: number; cache?: PackageCache; npmCacheDir?: string };
+/** `engines`: which of node's engines run the embedded side (default QuickJS; the browser engine runs in its Node stand-in). */
+export type RunOptions = { registryUrl: string; timeoutMs?: number; cache?: PackageCache; npmCacheDir?: string; engines?: EngineName[] };
 
-/** Both sides of one package, the embedded first. */
+/** Both sides of one package, the embedded first (on each engine asked for). */
 export async function runPackage(entry: CorpusEntry, options: RunOptions): Promise<PackageResult> {
   const project = await projectFiles(entry);
-  const embedded = await runEmbedded(project, options);
+  const engines = options.engines ?? ['quickjs'];
+  const sides: [EngineName, SideResult][] = [];
+  for (const engine of engines) sides.push([engine, await runEmbedded(project, options, engine)]);
   const node = await runNode(project, options);
-  const matches = embedded.passed === node.passed && embedded.stage === node.stage && sameCounts(embedded.counts, node.counts);
-  return { entry, embedded, node, matches, why: matches ? null : reason(embedded, node) };
+  const byEngine: PackageResult['byEngine'] = {};
+  for (const [engine, embedded] of sides) {
+    const matches = embedded.passed === node.passed && embedded.stage === node.stage && sameCounts(embedded.counts, node.counts);
+    byEngine[engine] = { embedded, matches, why: matches ? null : reason(embedded, node) };
+  }
+  const first = byEngine[engines[0]]!;
+  return { entry, embedded: first.embedded, byEngine, node, matches: first.matches, why: first.why };
 }
 
 export type Project = { files: Record<string, Uint8Array>; /** Paths the tarball marks executable (a test may run one). */ executables: string[] };
@@ -72,8 +90,10 @@ export async function projectFiles(entry: CorpusEntry): Promise<Project> {
   return { files, executables };
 }
 
-async function runEmbedded({ files, executables }: Project, options: RunOptions): Promise<SideResult> {
-  const runtime = createEmbeddedRuntime({ files, npm: { registry: () => options.registryUrl, cache: options.cache ?? memoryPackageCache() } });
+async function runEmbedded({ files, executables }: Project, options: RunOptions, engine: EngineName): Promise<SideResult> {
+  const nodeEngines = new NodeEngineChoice();
+  if (engine === 'browser') nodeEngines.set(createNodeSandboxEngine(), "the browser engine in the sandbox frame's Node stand-in");
+  const runtime = createEmbeddedRuntime({ files, nodeEngines, npm: { registry: () => options.registryUrl, cache: options.cache ?? memoryPackageCache() } });
   const timeoutMs = options.timeoutMs ?? 120_000;
   try {
     if (executables.length > 0) await runtime.exec(`chmod +x ${executables.map((path) => `'${path}'`).join(' ')}`);
