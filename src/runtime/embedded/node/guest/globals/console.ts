@@ -2,6 +2,7 @@
 
 import { host } from '../host';
 import { format, inspect } from '../inspect';
+import { stackText } from './stack-trace';
 
 /** A console writing through the engine. */
 export function createConsole(): Record<string, (...args: unknown[]) => void> {
@@ -28,7 +29,7 @@ export function createConsole(): Record<string, (...args: unknown[]) => void> {
     error: (...args) => print(2, args),
     warn: (...args) => print(2, args),
     trace: (...args) => {
-      const stack = (new Error().stack ?? '').split('\n').slice(1).join('\n');
+      const stack = stackText();
       print(2, [`Trace${args.length ? `: ${format(...args)}` : ''}\n${stack}`.replace(/\n$/, '')]);
     },
     dir: (value, options) => host.write(1, `${indent}${inspect(value, options as object)}\n`),

@@ -5,6 +5,7 @@
 
 import { host } from '../host';
 import type { CommonJsRewrite } from '../modules/modules';
+import { stackText } from './stack-trace';
 
 const CALLER_FILE = /\((?:file:\/\/)?(\/[^():\n]+):\d+:\d+\)/;
 
@@ -18,7 +19,7 @@ export function installFunctionImport(rewrite?: CommonJsRewrite, scriptName = '[
     const body = args.length > 0 ? String(args[args.length - 1]) : '';
     if (!body.includes('import(')) return NativeFunction(...(args as string[]));
     // The first frame naming a file (this function's own frame is in the guest's bundle, which names none).
-    const caller = CALLER_FILE.exec((new Error().stack ?? '').split('\n').slice(1).join('\n'))?.[1];
+    const caller = CALLER_FILE.exec(stackText())?.[1];
     const params = args.slice(0, -1).map(String).join(',');
     const rewritten = rewrite?.(caller ?? scriptName, body);
     if (rewritten) {

@@ -52,9 +52,26 @@ function callSite(line: string): CallSite {
   };
 }
 
-/** Installs Error.captureStackTrace and Error.stackTraceLimit (QuickJS has neither). */
+/**
+ * The text of a new stack here (its first line is this function's caller's), whatever Error.prepareStackTrace a
+ * program set: on V8 that hook makes `.stack` whatever it returns (typescript-eslint returns the call sites).
+ */
+export function stackText(): string {
+  const ErrorApi = Error as unknown as Record<string, unknown>;
+  const prepare = ErrorApi.prepareStackTrace;
+  ErrorApi.prepareStackTrace = undefined;
+  try {
+    const stack = new Error().stack;
+    return typeof stack === 'string' ? stack.split('\n').slice(2).join('\n') : ''; // past the message and this frame
+  } finally {
+    ErrorApi.prepareStackTrace = prepare;
+  }
+}
+
+/** Installs Error.captureStackTrace and Error.stackTraceLimit (QuickJS has neither; V8, the browser engine, has both). */
 export function installStackTraceApi(): void {
   const ErrorApi = Error as unknown as Record<string, unknown>;
+  if (typeof ErrorApi.captureStackTrace === 'function') return;
   ErrorApi.captureStackTrace = (target: { stack?: unknown }, constructorOpt?: unknown) => {
     // The first line is this function's own frame.
     let frames = (new Error().stack ?? '').split('\n').slice(1).filter((line) => line.trim() !== '');
