@@ -25,6 +25,7 @@ import { installWebGlobals } from './globals/web';
 import { installFunctionImport } from './globals/function-import';
 import { installStackTraceApi } from './globals/stack-trace';
 import { defineGlobals } from './globals/define-globals';
+import { listedKind } from './modules/package-listings';
 
 const global = globalThis as unknown as Record<string, unknown>;
 
@@ -63,6 +64,14 @@ function start(job: EngineJob): void {
 
   const resolverFs = {
     kind: (path: string): 'file' | 'dir' | undefined => {
+      const listed = listedKind(path, (folder) => {
+        try {
+          return JSON.parse(host.fs('readdir', JSON.stringify([folder])) as string) as { name: string; type: string }[];
+        } catch {
+          return null;
+        }
+      });
+      if (listed !== undefined) return listed ?? undefined;
       try {
         const stat = JSON.parse(host.fs('stat', JSON.stringify([path])) as string) as { type: string };
         return stat.type === 'dir' ? 'dir' : 'file';

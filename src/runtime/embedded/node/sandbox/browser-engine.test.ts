@@ -53,6 +53,15 @@ describe('the browser engine', () => {
     expect(await ws.run(`node --input-type=module -e "const { double } = await import('./esm/lib.mjs'); console.log(double(4))"`)).toEqual({ output: '8\n', exitCode: 0 });
   });
 
+  it('finds a package the program itself writes into node_modules after a require of it failed (the resolution listings are dropped)', async () => {
+    const program = "const fs = require('fs'); try { require('late-pkg'); } catch (e) { console.log(e.code); } fs.mkdirSync('node_modules/late-pkg', { recursive: true }); fs.writeFileSync('node_modules/late-pkg/index.js', 'module.exports = 7;'); console.log(require('late-pkg'));";
+    await ws.write({ 'node_modules/.keep': '', 'late.js': program });
+    for (const engine of ['browser', 'quickjs']) {
+      await ws.run('rm -rf node_modules/late-pkg');
+      expect(await ws.run(`node --engine=${engine} late.js`)).toEqual({ output: 'MODULE_NOT_FOUND\n7\n', exitCode: 0 });
+    }
+  });
+
   it('is the browser\'s own engine, where --engine=quickjs runs the fallback', async () => {
     expect(await ws.run(`node -p "typeof WebAssembly"`)).toEqual({ output: 'object\n', exitCode: 0 });
     expect(await ws.run(`node --engine=quickjs -p "typeof WebAssembly"`)).toEqual({ output: 'undefined\n', exitCode: 0 });

@@ -4,6 +4,7 @@
 import type { ChildEvent } from '../../subprocess/messages';
 import { host } from '../host';
 import { addLoopSource } from '../globals/timers';
+import { forgetListings } from '../modules/package-listings';
 
 export type ChildEnd = Extract<ChildEvent, { kind: 'end' }>;
 export type Waiting = { refed: boolean; output(fd: 1 | 2, text: string): void; settle(end: ChildEnd): void };
@@ -29,6 +30,7 @@ export function awaitChild(id: number, child: Waiting): void {
 function collect(): void {
   seen = host.hostEvents(); // read before the poll: an end after it moves the counter again
   const events = JSON.parse(host.fs('proc.poll', '[]') as string) as ChildEvent[];
+  if (events.some((event) => event.kind === 'end')) forgetListings(); // an ended child may have written files
   for (const event of events) {
     const waiting = running.get(event.id);
     if (event.kind === 'output') {

@@ -6,6 +6,7 @@ import { host } from '../host';
 import { bufferModule } from '../modules/packages';
 import { commandFailed, spawnError, syncFailure } from './child-errors';
 import { DEFAULT_MAX_BUFFER, prepare, splitArgs, type ChildContext, type Prepared, type SpawnOptions, type Stdio } from './spawn-options';
+import { forgetListings } from '../modules/package-listings';
 
 type Output = string | import('buffer').Buffer | null;
 export type SyncResult = {
@@ -30,6 +31,7 @@ export function createSyncForms(context: ChildContext) {
     if (prepared.cwdMissing) return failedStart(spawnError('spawnSync', spec.args === null ? '/bin/sh' : file, spawnargs));
     if (options.input !== undefined && stdio[0] === 'pipe') spec.stdin = inputText(options.input);
     const outcome = JSON.parse(host.fs('proc.run', JSON.stringify([spec])) as string) as ChildOutcome;
+    forgetListings(); // the child may have installed or built what the program requires next
     if (outcome.error?.code === 'ENOENT') return failedStart(spawnError('spawnSync', file, spawnargs));
     const encoding = typeof options.encoding === 'string' && options.encoding !== 'buffer' ? (options.encoding as BufferEncoding) : undefined;
     const shape = (text: string, mode: Stdio[number], fd: 1 | 2): Output => {

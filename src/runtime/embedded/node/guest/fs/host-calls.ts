@@ -6,6 +6,10 @@ import { host, toArrayBuffer } from '../host';
 import { systemError, nodeError } from '../node-error';
 import { bufferModule, pathModule } from '../modules/packages';
 import type { StatReply } from './entries';
+import { forgetListings } from '../modules/package-listings';
+
+/** The requests that change the file system (module resolution's folder listings are dropped before each). */
+const WRITES = new Set(['writeFile', 'mkdir', 'rm', 'rename', 'copyFile', 'symlink']);
 
 /** The guest's cwd and stdin, which relative paths and fd 0 depend on. */
 export type FsContext = { cwd(): string; stdin(): string };
@@ -47,6 +51,7 @@ export function createHostCalls(context: FsContext): HostCalls {
   };
 
   const call = (op: string, args: unknown[], data?: Uint8Array): string | ArrayBuffer => {
+    if (WRITES.has(op)) forgetListings();
     try {
       return host.fs(op, JSON.stringify(args), data ? toArrayBuffer(data) : undefined);
     } catch (error) {
