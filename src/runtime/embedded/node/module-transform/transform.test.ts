@@ -139,9 +139,11 @@ describe('transformModule', () => {
     expect({ ...exports }).toEqual({ own: 1, other: 3 });
   });
 
-  it('leaves a sloppy-mode CommonJS file that sucrase cannot parse to the engine, untouched', () => {
+  it("rewrites import() even in a sloppy-mode CommonJS file sucrase cannot parse, and leaves it be where there is none outside strings", () => {
     const source = "with (Math) { module.exports = () => import('./x.mjs'); }";
-    expect(transformModule(source, '/a.cjs', 'commonjs')).toEqual({ code: source, async: false });
+    expect(transformModule(source, '/a.cjs', 'commonjs')).toEqual({ code: "with (Math) { module.exports = () => __conchImport('./x.mjs'); }", async: false });
+    const mentions = "// import('in a comment')\nmodule.exports = 'import(' + `import.meta ${1}`;\n";
+    expect(transformModule(mentions, '/b.cjs', 'commonjs')).toEqual({ code: mentions, async: false });
   });
 
   it('reports a syntax error with Node-like text and its position', () => {

@@ -6,9 +6,10 @@
 // file is only given __conchImport and __conchMeta in place of import() and import.meta.
 // Every line stays where it was, so stack traces and Node's "file:line" context point at the source.
 
+import { initSync, parse as lexModule } from 'es-module-lexer';
 import { transform, type Transform } from 'sucrase';
 import { mayUseImport, type ModuleFormat, type TransformedModule } from './messages';
-import { LINK_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
+import { IMPORT_PARAM, LINK_PARAM, META_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 
@@ -30,6 +31,10 @@ export function transformModule(source: string, filename: string, format: Module
   if (format === 'commonjs' && !mayUseImport(source)) {
     return { code: typescript ? sucrase(source, filename, ['typescript']) : source, async: false };
   }
+  if (format === 'commonjs' && !typescript) {
+    const lexed = rewriteCommonJsImports(source);
+    if (lexed !== null) return { code: lexed, async: false };
+  }
   let rewritten;
   try {
     rewritten = rewriteModuleSyntax(source, format === 'module', typescript);
@@ -49,6 +54,35 @@ export function transformModule(source: string, filename: string, format: Module
   const module: TransformedModule = { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
   if (rewritten.bindings.length) module.bindings = rewritten.bindings;
   return module;
+}
+
+let lexerReady = false;
+
+/**
+ * A CommonJS file's import() and import.meta replaced, found by es-module-lexer: a lexer, twenty times faster than
+ * sucrase's tokenizer on a big file (typescript.js: 25 ms against 600), which matters because most files that mention
+ * `import(` do so only in strings or comments and need no change at all. Null when the lexer cannot read the file.
+ */
+function rewriteCommonJsImports(source: string): string | null {
+  let found;
+  try {
+    if (!lexerReady) {
+      initSync();
+      lexerReady = true;
+    }
+    [found] = lexModule(source);
+  } catch {
+    return null;
+  }
+  let code = '';
+  let at = 0;
+  for (const entry of found) {
+    const meta = entry.d === -2;
+    if (entry.d < 0 && !meta) continue; // a static import: none in CommonJS that the engine would accept
+    code += source.slice(at, entry.ss) + (meta ? META_PARAM : IMPORT_PARAM);
+    at = entry.ss + (meta ? 'import.meta'.length : 'import'.length);
+  }
+  return at === 0 ? source : code + source.slice(at);
 }
 
 function sucrase(source: string, filename: string, transforms: Transform[]): string {
