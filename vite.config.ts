@@ -24,7 +24,7 @@ export default defineConfig({
     include: [
       'just-bash', 'fflate', 'minimatch', 'ignore', 'diff', '@sinclair/typebox', '@sinclair/typebox/value', 'just-git', 'just-git/repo',
       'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync', '@noble/hashes/legacy.js', '@noble/hashes/sha2.js', '@noble/hashes/utils.js', 'sucrase', 'sucrase/dist/parser',
-      'semver/ranges/max-satisfying', 'semver/ranges/valid', 'semver/functions/satisfies', 'semver/functions/valid', 'modern-tar', 'hash-wasm',
+      'semver/ranges/max-satisfying', 'semver/ranges/valid', 'semver/functions/satisfies', 'semver/functions/valid', 'modern-tar', 'hash-wasm', 'es-module-lexer',
     ],
   },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
