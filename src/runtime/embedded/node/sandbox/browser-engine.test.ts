@@ -64,6 +64,8 @@ describe('the browser engine', () => {
 
   it('is the browser\'s own engine, where --engine=quickjs runs the fallback', async () => {
     expect(await ws.run(`node -p "typeof WebAssembly"`)).toEqual({ output: 'object\n', exitCode: 0 });
+    // What Node 20 has not, the program does not see either.
+    expect(await ws.run(`node -p "[typeof indexedDB, typeof XMLHttpRequest, typeof navigator, typeof importScripts, typeof location].join()"`)).toEqual({ output: 'undefined,undefined,undefined,undefined,undefined\n', exitCode: 0 });
     expect(await ws.run(`node --engine=quickjs -p "typeof WebAssembly"`)).toEqual({ output: 'undefined\n', exitCode: 0 });
     expect(await ws.run('node typed.ts')).toEqual({ output: '42\n', exitCode: 0 });
   });

@@ -55,6 +55,7 @@ export class NativeRun {
 
   constructor(private readonly guest: GuestSources) {
     this.trackNativeWork();
+    hideBrowserGlobals();
     (globalThis as unknown as { __conchHost: EngineHost }).__conchHost = this.host();
     try {
       nativeEval(`${guest.core}\n//# sourceURL=node:internal/conch`);
@@ -261,6 +262,18 @@ export class NativeRun {
       hostEvents: () => Atomics.load(this.control, CONTROL_EVENTS),
       memoryUsage: () => nativeHeapBytes(),
     };
+  }
+}
+
+// What a worker has and Node 20 has not: a program probing for them would take itself for a browser's (and the frame
+// blocks them anyway). Removed from the global object and its prototypes before the guest runs.
+const BROWSER_ONLY = ['indexedDB', 'caches', 'cookieStore', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', 'location', 'navigator', 'Worker', 'SharedWorker', 'FileReaderSync'];
+
+function hideBrowserGlobals(): void {
+  for (const name of BROWSER_ONLY) {
+    let owner: object | null = globalThis;
+    while (owner && !Object.prototype.hasOwnProperty.call(owner, name)) owner = Object.getPrototypeOf(owner) as object | null;
+    if (owner) Reflect.deleteProperty(owner, name);
   }
 }
 
