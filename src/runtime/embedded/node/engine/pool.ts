@@ -29,6 +29,11 @@ export type RunResult = {
 const STOP_GRACE_MS = 100;
 /** Engine workers alive at once (a process and its children each hold one); past it a run fails with a message. */
 const MAX_WORKERS = 16;
+/**
+ * What one program may print before it is stopped, the shell's own cap on a command's output (just-bash's 256 MiB):
+ * the host keeps every character until the program ends, and a print loop would otherwise fill the worker's memory.
+ */
+const MAX_OUTPUT_CHARS = 256 * 1024 * 1024;
 /** A worker whose WebAssembly memory grew past this is replaced after its run, returning the memory. */
 const RECYCLE_HEAP_BYTES = 64 * 1024 * 1024;
 
@@ -43,7 +48,11 @@ export class EnginePool {
   /** One per pool, so a package's modules are transformed once for the runtime's life. */
   private readonly modules = new ModuleTransformer();
 
-  constructor(private readonly engine: EngineSource = quickJsEngine) {}
+  /** `maxOutputChars`: what one program may print before it is stopped (tests use less). */
+  constructor(
+    private readonly engine: EngineSource = quickJsEngine,
+    private readonly maxOutputChars = MAX_OUTPUT_CHARS,
+  ) {}
 
   /** Runs `job` on a warm worker against `fs`; `signal` stops it; `around` runs its children and hears its output. */
   async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, around: RunAround = {}): Promise<RunResult> {
@@ -59,7 +68,7 @@ export class EnginePool {
       return { stdout: '', stderr: '', exitCode: 130, stopped: true };
     }
     try {
-      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm(), modules: this.modules });
+      return await worker.run(job, fs, { ...around, signal, warm: () => this.warm(), modules: this.modules, maxOutputChars: this.maxOutputChars });
     } finally {
       this.release(worker);
     }
@@ -120,6 +129,10 @@ type ActiveRun = {
   channel: RunChannel;
   stdout: string[];
   stderr: string[];
+  /** Characters printed so far; past MAX_OUTPUT_CHARS the run is stopped. */
+  printed: number;
+  maxOutputChars: number;
+  stopForOutput(): void;
   /** Hears the output as it arrives (a streamed child process). */
   onOutput?: (fd: 1 | 2, text: string) => void;
   /** A reply too large for the buffer, kept until the engine sends a larger one. */
@@ -132,7 +145,7 @@ type ActiveRun = {
 };
 
 /** What a run may use around its file system: its stop signal, and the shell for its child processes. */
-type RunServices = RunAround & { signal?: AbortSignal; warm(): void; modules: ModuleTransformer };
+type RunServices = RunAround & { signal?: AbortSignal; warm(): void; modules: ModuleTransformer; maxOutputChars: number };
 
 /** One engine worker, started and initialised by its engine, running one job at a time. */
 class EngineWorker {
@@ -163,7 +176,7 @@ class EngineWorker {
     this.port.terminate();
   }
 
-  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm, modules }: RunServices): Promise<RunResult> {
+  run(job: EngineJob, fs: IFileSystem, { signal, exec, runNode, onOutput, warm, modules, maxOutputChars }: RunServices): Promise<RunResult> {
     const id = EngineWorker.nextRunId++;
     let children: ChildProcesses | undefined;
     const wake = (): void => run.channel.signal('event');
@@ -188,6 +201,13 @@ class EngineWorker {
         channel: { reply: () => false, grown: () => {}, signal: () => {} }, // until the run has started, below
         stdout: [],
         stderr: [],
+        printed: 0,
+        maxOutputChars,
+        stopForOutput: () => {
+          if (stopped) return;
+          run.stderr.push(`\nnode: the program printed more than ${(maxOutputChars / 2 ** 20).toFixed(0)} MB and was stopped.\n`);
+          stop();
+        },
         onOutput,
         queue: Promise.resolve(),
         inContext: captureAsyncContext(),
@@ -222,9 +242,12 @@ class EngineWorker {
         return; // the engine's start() waited for these
       case 'output': {
         const run = this.current(message.id);
+        if (!run) return;
         for (const [fd, text] of message.chunks) {
-          (fd === 2 ? run?.stderr : run?.stdout)?.push(text);
-          run?.onOutput?.(fd === 2 ? 2 : 1, text);
+          run.printed += text.length;
+          if (run.printed > run.maxOutputChars) return run.stopForOutput();
+          (fd === 2 ? run.stderr : run.stdout).push(text);
+          run.onOutput?.(fd === 2 ? 2 : 1, text);
         }
         return;
       }

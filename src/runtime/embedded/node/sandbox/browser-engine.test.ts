@@ -1,7 +1,7 @@
 // The browser engine through the sandbox frame's Node stand-in (the same relay, engine entry and host side as in the
 // browser, with Node's V8): programs print what real Node prints, the event loop runs promise jobs and timers in
 // Node's order, process.exit and uncaught errors end the process with Node's codes, a tight loop is stopped by its
-// timeout, and --engine picks the engine.
+// timeout, --engine picks the engine, and a program that prints without end is stopped at the output cap.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,5 +98,27 @@ describe('choosing the engine', () => {
     expect(refused.exitCode).toBe(9);
     expect(refused.output).toContain('the browser engine is not available here (QuickJS: no sandbox frame was handed to this runtime)');
     expect((await ws.run('node --engine=v8 -e 1')).output).toContain('--engine must be "browser" or "quickjs"');
+  });
+});
+
+describe('the output cap', () => {
+  it('stops a program that prints without end, on either engine, and says why', async () => {
+    const { InMemoryFs } = await import('just-bash');
+    const { EnginePool } = await import('../engine/pool');
+    const { createNodeSandboxEngine } = await import('./node-stand-in');
+    const job = {
+      entry: { kind: 'eval' as const, code: "for (;;) console.log('x'.repeat(1000))", print: false, module: false },
+      argv: ['/usr/local/bin/node'], execArgv: [], cwd: '/', env: {}, stdin: '', testOnly: false, testNumberOffset: 0, memoryLimitBytes: 256 * 2 ** 20,
+    };
+    for (const [pool, modules] of [[new EnginePool(createNodeSandboxEngine(), 2 ** 20), 'transform'], [new EnginePool(undefined, 2 ** 20), 'native']] as const) {
+      try {
+        const result = await pool.run({ ...job, modules }, new InMemoryFs());
+        expect(result.exitCode).not.toBe(0);
+        expect(result.stdout.length).toBeLessThanOrEqual(2 ** 20);
+        expect(result.stderr).toContain('node: the program printed more than 1 MB and was stopped.');
+      } finally {
+        pool.dispose();
+      }
+    }
   });
 });
