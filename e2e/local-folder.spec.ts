@@ -56,6 +56,8 @@ function diskWrite(page: Page, folder: string, path: string, text: string): Prom
 }
 
 const narrow = (page: Page) => (page.viewportSize()?.width ?? 1280) < 700;
+// The phone's drawer slides in and out; without the animation a check of what it shows cannot land mid-slide.
+test.use({ reducedMotion: 'reduce' });
 
 async function openSidebar(page: Page) {
   if (narrow(page) && !(await page.getByTestId('open-folder').isVisible())) await page.getByRole('button', { name: 'Show sessions' }).click();
@@ -83,11 +85,13 @@ async function openFolder(page: Page) {
 
 async function writeBack(page: Page) {
   await openSidebar(page);
+  // On a phone the drawer slides in: look for the last review's panel only once the drawer is there.
+  await expect(page.getByTestId('open-folder')).toBeVisible();
   const close = page.getByTestId('write-back-close');
-  // The last review's panel may still be closing (the drawer animates on a phone): closed either way is what counts.
-  if (await close.isVisible()) await close.click({ timeout: 5_000 }).catch(() => undefined);
+  if (await close.isVisible()) await close.click();
   await expect(close).toBeHidden();
-  await openSidebar(page); // the drawer may have closed meanwhile
+  await openSidebar(page); // closing the review may have closed the drawer too
+  await expect(page.getByTestId('write-back')).toBeVisible();
   await page.getByTestId('write-back').click();
   await expect(page.getByTestId('write-back-review')).toHaveAttribute('data-state', 'reviewing');
 }
