@@ -52,7 +52,9 @@ export class EnginePool {
   constructor(
     private readonly engine: EngineSource = quickJsEngine,
     private readonly maxOutputChars = MAX_OUTPUT_CHARS,
-  ) {}
+  ) {
+    if (engine.name === 'browser') this.modules.prepare(); // its ES modules all go through the transform
+  }
 
   /** Runs `job` on a warm worker against `fs`; `signal` stops it; `around` runs its children and hears its output. */
   async run(job: EngineJob, fs: IFileSystem, signal?: AbortSignal, around: RunAround = {}): Promise<RunResult> {

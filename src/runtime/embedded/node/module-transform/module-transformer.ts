@@ -22,6 +22,15 @@ export class ModuleTransformer {
 
   constructor(readonly cache = new TransformCache()) {}
 
+  /** Loads the transform ahead of the first request (an engine that will need it): its first module costs less. */
+  prepare(): void {
+    this.api ??= import('./transform').then((api) => {
+      api.transformModule('import x from "y";\nexport const z = x;\n', '/warm.mjs', 'module'); // the parser's first run is its slowest
+      return api;
+    });
+    this.api.catch(() => (this.api = undefined));
+  }
+
   /** Answers one `module:*` request: JSON `{ code, async }`, or an error (ERR_SYNTAX for a module that does not parse). */
   async answerModuleRequest(request: FsRequest): Promise<FsAnswer> {
     try {

@@ -47,7 +47,9 @@ export function transformModule(source: string, filename: string, format: Module
   if (typescript) transforms.push('typescript');
   const code = transforms.length ? sucrase(rewritten.code, filename, transforms) : rewritten.code;
   if (format === 'commonjs') return { code, async: false };
-  const imports = staticImports(code);
+  // Read from the source with the lexer where every import is a real one (TypeScript's type-only ones vanish, so
+  // there sucrase's output is read instead): a third full parse of a big module otherwise.
+  const imports = (!typescript && lexedStaticImports(source)) || staticImports(code);
   const hoisted = rewritten.hoistedExports.map(([name, local]) => `exports.${name} = ${local};`);
   // Node links a module's imports (running them) before its body, and waits for one still on a top-level await.
   if (imports.length) hoisted.push(`const __conchLinked = ${LINK_PARAM}(); if (__conchLinked) await __conchLinked;`);
@@ -83,6 +85,27 @@ function rewriteCommonJsImports(source: string): string | null {
     at = entry.ss + (meta ? 'import.meta'.length : 'import'.length);
   }
   return at === 0 ? source : code + source.slice(at);
+}
+
+/** An ES module's static imports and re-exports, in order, each specifier once; null when the lexer cannot read it. */
+function lexedStaticImports(source: string): string[] | null {
+  let found;
+  try {
+    if (!lexerReady) {
+      initSync();
+      lexerReady = true;
+    }
+    [found] = lexModule(source);
+  } catch {
+    return null;
+  }
+  const specifiers: string[] = [];
+  for (const entry of found) {
+    if (entry.d !== -1) continue; // import() and import.meta
+    if (entry.n === undefined) return null; // a specifier the lexer could not read as a plain string
+    if (!specifiers.includes(entry.n)) specifiers.push(entry.n);
+  }
+  return specifiers;
 }
 
 function sucrase(source: string, filename: string, transforms: Transform[]): string {
