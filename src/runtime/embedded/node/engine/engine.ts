@@ -9,14 +9,13 @@ import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { CONTROL_EVENTS, CONTROL_STOP, CONTROL_WAKE, type EngineJob, type EngineToHost, type GuestSources, type TestCounts } from './protocol';
 import { SyncFsChannel } from './sync-fs-channel';
 import type { EngineHost, GuestHooks } from '../guest/host-api';
+import { OutputBatch } from './output-batch';
 
 export type TypeStripper = (code: string, filename: string) => string;
 
 /** `broken`: QuickJS could not be freed cleanly (a program stopped mid-way); the worker must be replaced. */
 export type RunOutcome = { exitCode: number; tests?: TestCounts; broken?: boolean };
 
-/** Output is sent in batches: one message per console.log would cost more than the logging. */
-const OUTPUT_BATCH_BYTES = 64 * 1024;
 
 const HASHES: Record<string, (data: Uint8Array) => Uint8Array> = { md5, sha1, sha256, sha512 };
 
@@ -45,8 +44,7 @@ export class EngineRun {
   private channel!: SyncFsChannel;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
-  private output: [1 | 2, string][] = [];
-  private outputBytes = 0;
+  private output!: OutputBatch;
   private exitCode: number | undefined;
   private tests: TestCounts | undefined;
   private hooks: QuickJSHandle | undefined;
@@ -73,6 +71,7 @@ export class EngineRun {
   /** Runs the job to its end; `broken` in the outcome when QuickJS could not be freed afterwards. */
   execute(request: JobRequest): RunOutcome {
     this.request = request;
+    this.output = new OutputBatch(request.send, request.id);
     this.control = new Int32Array(request.control);
     this.channel = new SyncFsChannel(request.reply, request.id, request.send, () => this.stopped());
     this.runtime.setMemoryLimit(request.job.memoryLimitBytes);
@@ -92,7 +91,7 @@ export class EngineRun {
         break;
       }
       if (wait > 0) {
-        this.flush();
+        this.output.flush();
         Atomics.wait(this.control, CONTROL_WAKE, 0, wait);
       }
       if (this.ended()) break;
@@ -102,7 +101,7 @@ export class EngineRun {
       const code = this.step(() => this.callHook('exit', []));
       this.exitCode ??= Number(code ?? 0); // process.exit(n) in an 'exit' listener has set it already
     }
-    this.flush();
+    this.output.flush();
     return { exitCode: this.exitCode ?? 130, tests: this.tests };
   }
 
@@ -193,7 +192,7 @@ export class EngineRun {
       }
       const dumped = this.vm.dump(error) as { name?: string; message?: string; stack?: string } | string;
       const text = typeof dumped === 'object' && dumped ? `${dumped.name}: ${dumped.message}\n${dumped.stack ?? ''}` : String(dumped);
-      this.write(2, `node: the embedded runtime failed: ${text}\n`);
+      this.output.write(2, `node: the embedded runtime failed: ${text}\n`);
       this.exitCode = 1;
       return { exitCode: 1 };
     } finally {
@@ -201,19 +200,6 @@ export class EngineRun {
     }
   }
 
-  private write(fd: 1 | 2, text: string): void {
-    if (text === '') return;
-    this.output.push([fd, text]);
-    this.outputBytes += text.length;
-    if (this.outputBytes >= OUTPUT_BATCH_BYTES) this.flush();
-  }
-
-  private flush(): void {
-    if (this.output.length === 0) return;
-    this.request.send({ type: 'output', id: this.request.id, chunks: this.output });
-    this.output = [];
-    this.outputBytes = 0;
-  }
 
   private installHost(): void {
     const vm = this.vm;
@@ -234,11 +220,11 @@ export class EngineRun {
     const buffer = (data: Uint8Array) => vm.newArrayBuffer(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
 
     define('write', (fd, chunk) => {
-      if (this.exitCode === undefined) this.write(vm.getNumber(fd) === 2 ? 2 : 1, text(chunk));
+      if (this.exitCode === undefined) this.output.write(vm.getNumber(fd) === 2 ? 2 : 1, text(chunk));
       return undefined;
     });
     define('fs', (op, args, data) => {
-      this.flush(); // keep output in order with what the host sees of the file system
+      this.output.flush(); // keep output in order with what the host sees of the file system
       const request = { op: text(op), args: JSON.parse(text(args)) as unknown[], data: data ? bytes(data) : undefined };
       const reply = this.channel.call(request);
       if (reply.kind === 'json') return vm.newString(reply.text);

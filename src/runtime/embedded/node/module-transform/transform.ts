@@ -60,22 +60,27 @@ export function transformModule(source: string, filename: string, format: Module
 
 let lexerReady = false;
 
+/** es-module-lexer's imports of `source` (static ones, import() and import.meta); null when it cannot read it. */
+function lexedImports(source: string): ReturnType<typeof lexModule>[0] | null {
+  try {
+    if (!lexerReady) {
+      initSync();
+      lexerReady = true;
+    }
+    return lexModule(source)[0];
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A CommonJS file's import() and import.meta replaced, found by es-module-lexer: a lexer, twenty times faster than
  * sucrase's tokenizer on a big file (typescript.js: 25 ms against 600), which matters because most files that mention
  * `import(` do so only in strings or comments and need no change at all. Null when the lexer cannot read the file.
  */
 function rewriteCommonJsImports(source: string): string | null {
-  let found;
-  try {
-    if (!lexerReady) {
-      initSync();
-      lexerReady = true;
-    }
-    [found] = lexModule(source);
-  } catch {
-    return null;
-  }
+  const found = lexedImports(source);
+  if (!found) return null;
   let code = '';
   let at = 0;
   for (const entry of found) {
@@ -89,16 +94,8 @@ function rewriteCommonJsImports(source: string): string | null {
 
 /** An ES module's static imports and re-exports, in order, each specifier once; null when the lexer cannot read it. */
 function lexedStaticImports(source: string): string[] | null {
-  let found;
-  try {
-    if (!lexerReady) {
-      initSync();
-      lexerReady = true;
-    }
-    [found] = lexModule(source);
-  } catch {
-    return null;
-  }
+  const found = lexedImports(source);
+  if (!found) return null;
   const specifiers: string[] = [];
   for (const entry of found) {
     if (entry.d !== -1) continue; // import() and import.meta

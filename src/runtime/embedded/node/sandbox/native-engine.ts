@@ -11,8 +11,8 @@ import { SyncFsChannel } from '../engine/sync-fs-channel';
 import type { RunOutcome } from '../engine/engine';
 import type { EngineHost, GuestHooks } from '../guest/host-api';
 import { STRIP_TYPES_OP } from './host-ops';
+import { OutputBatch } from '../engine/output-batch';
 
-const OUTPUT_BATCH_BYTES = 64 * 1024;
 /** How often the loop looks again while only the browser's own work (a wasm compile) is pending. */
 const NATIVE_POLL_MS = 4;
 const HASHES: Record<string, (data: Uint8Array) => Uint8Array> = { md5, sha1, sha256, sha512 };
@@ -43,8 +43,7 @@ export class NativeRun {
   private request!: NativeRunRequest;
   private control: Int32Array<ArrayBufferLike> = new Int32Array(3);
   private channel!: SyncFsChannel;
-  private output: [1 | 2, string][] = [];
-  private outputBytes = 0;
+  private output!: OutputBatch;
   private exitCode: number | undefined;
   private tests: TestCounts | undefined;
   private readonly encoder = new TextEncoder();
@@ -68,11 +67,12 @@ export class NativeRun {
   /** Runs the job to its end. */
   async execute(request: NativeRunRequest): Promise<RunOutcome> {
     this.request = request;
+    this.output = new OutputBatch(request.send, request.id);
     this.control = new Int32Array(request.control);
     this.channel = new SyncFsChannel(request.reply, request.id, request.send, () => this.stopped());
     if (this.setupError !== undefined) {
       const outcome = this.fatal(this.setupError);
-      this.flush();
+      this.output.flush();
       return outcome;
     }
     this.listenForUnhandled();
@@ -92,7 +92,7 @@ export class NativeRun {
         if (this.ended() || this.step(() => this.hooks!.nextTimer()) !== '-1') continue; // beforeExit's promise jobs scheduled more
         break;
       }
-      if (this.nativePending > 0 || wait > 0) this.flush();
+      if (this.nativePending > 0 || wait > 0) this.output.flush();
       if (this.nativePending > 0) {
         // Blocking on the control buffer would hold back the browser's own callbacks: look again shortly instead.
         await new Promise((resolve) => nativeSetTimeout(resolve, wait < 0 ? NATIVE_POLL_MS : Math.min(wait, NATIVE_POLL_MS)));
@@ -104,7 +104,7 @@ export class NativeRun {
       const code = this.step(() => this.hooks!.exit());
       this.exitCode ??= Number(code ?? 0); // process.exit(n) in an 'exit' listener has set it already
     }
-    this.flush();
+    this.output.flush();
     return { exitCode: this.exitCode ?? 130, tests: this.tests };
   }
 
@@ -171,11 +171,11 @@ export class NativeRun {
   private fatal(error: unknown): RunOutcome {
     if (this.ended()) return { exitCode: this.exitCode ?? 130 };
     try {
-      const printed = this.output.length;
+      const printed = this.output.written;
       if (this.hooks) {
         const code = this.hooks.reportFatal(error);
         // A guest that failed while starting has no reporter yet: its error is printed below.
-        if (this.output.length > printed) {
+        if (this.output.written > printed) {
           this.exitCode = code;
           return { exitCode: code };
         }
@@ -184,27 +184,14 @@ export class NativeRun {
       // reported below
     }
     const text = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
-    this.write(2, `node: the embedded runtime failed: ${text}\n`);
+    this.output.write(2, `node: the embedded runtime failed: ${text}\n`);
     this.exitCode = 1;
     return { exitCode: 1 };
   }
 
-  private write(fd: 1 | 2, text: string): void {
-    if (text === '') return;
-    this.output.push([fd, text]);
-    this.outputBytes += text.length;
-    if (this.outputBytes >= OUTPUT_BATCH_BYTES) this.flush();
-  }
-
-  private flush(): void {
-    if (this.output.length === 0) return;
-    this.request.send({ type: 'output', id: this.request.id, chunks: this.output });
-    this.output = [];
-    this.outputBytes = 0;
-  }
 
   private call(op: string, args: unknown[], data?: Uint8Array): string | ArrayBuffer {
-    this.flush(); // keep output in order with what the host sees of the file system
+    this.output.flush(); // keep output in order with what the host sees of the file system
     const reply = this.channel.call({ op, args, data });
     if (reply.kind === 'json') return reply.text;
     if (reply.kind === 'bytes') return reply.bytes.buffer as ArrayBuffer;
@@ -214,7 +201,7 @@ export class NativeRun {
   private host(): EngineHost {
     return {
       write: (fd, text) => {
-        if (this.exitCode === undefined) this.write(fd === 2 ? 2 : 1, String(text));
+        if (this.exitCode === undefined) this.output.write(fd === 2 ? 2 : 1, String(text));
       },
       fs: (op, argsJson, data) => this.call(String(op), JSON.parse(String(argsJson)) as unknown[], data ? new Uint8Array(data) : undefined),
       packageSource: (name) => {
