@@ -16,9 +16,16 @@ export const MODULE_TRANSFORM_OP = 'module:transform';
 export type ModuleFormat = 'module' | 'commonjs';
 /**
  * ES modules only: `imports`, the static imports' specifiers in order, so the guest links before it runs the body;
- * `bindings`, the names each import statement takes (JavaScript only), so a missing export fails as in Node.
+ * `bindings`, the names each import statement takes (JavaScript only), so a missing export fails as in Node;
+ * `getterExports`, the body defines every export as a getter (a live binding), which the namespace shows as a value.
  */
-export type TransformedModule = { code: string; async: boolean; imports?: string[]; bindings?: { specifier: string; name: string; line: number }[] };
+export type TransformedModule = {
+  code: string;
+  async: boolean;
+  imports?: string[];
+  bindings?: { specifier: string; name: string; line: number }[];
+  getterExports?: boolean;
+};
 
 /** A cheap test before a CommonJS file goes to the transform (guest) or the tokenizer (host): may it use import()? */
 export function mayUseImport(source: string): boolean {

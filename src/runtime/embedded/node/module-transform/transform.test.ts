@@ -146,6 +146,40 @@ describe('transformModule', () => {
     expect(transformModule(mentions, '/b.cjs', 'commonjs')).toEqual({ code: mentions, async: false });
   });
 
+  describe("an installed package's module with no static imports (the lexer's path, no parse)", () => {
+    const bundle = "var a = 1;\nfunction f() { return a; }\nconst require = 'mine';\nconst seen = [typeof exports, require];\nexport { a as default, f as fn, seen };\n";
+
+    it('binds the clause and declarations as live exports, with require and exports hidden as in Node', () => {
+      const { code, async } = transformModule(bundle, '/node_modules/p/index.mjs', 'module');
+      expect(async).toBe(false);
+      expect(code).not.toContain('__esModule'); // sucrase's output says so: this one was not parsed
+      expect({ ...run({ 'node_modules/p/index.mjs': bundle }, 'node_modules/p/index.mjs') }).toEqual({ default: 1, fn: expect.any(Function), seen: ['undefined', 'mine'] });
+      const declared = 'export let n = 0;\nexport function bump() { n++; }\nexport default function named() { return n; }\nexport const { x, y } = { x: 1, y: 2 };';
+      const exports = run({ 'node_modules/q/a.mjs': declared }, 'node_modules/q/a.mjs');
+      (exports.bump as () => void)();
+      expect({ n: exports.n, x: exports.x, y: exports.y, name: (exports.default as () => number).name, value: (exports.default as () => number)() }).toEqual({ n: 1, x: 1, y: 2, name: 'named', value: 1 });
+    });
+
+    it('keeps every line, replaces import() and import.meta, and runs synchronously unless the top level awaits', () => {
+      const source = "#!/usr/bin/env node\nconst m = () => import('./x.js');\nexport async function g() { await 1; }\nexport const url = import.meta.url;\nthrow new Error('line 5');";
+      const { code, async } = transformModule(source, '/node_modules/p/b.mjs', 'module');
+      expect(code.split('\n')[4]).toContain("throw new Error('line 5')");
+      expect(code).toContain("__conchImport('./x.js')");
+      expect(code).not.toMatch(/\bimport\b/);
+      expect(async).toBe(true);
+      const ran = run({ 'node_modules/p/c.mjs': 'export async function g() { await 1; }\nexport const done = true;' }, 'node_modules/p/c.mjs');
+      expect(ran.done).toBe(true); // the body finished before run() returned: nothing at its top level waited
+    });
+
+    it('leaves to the full transform a static import, a default export of an expression, `export {}`, and the project\'s own files', () => {
+      for (const source of ["import x from 'y';\nexport { x };", 'export default 5;', 'var a;\nexport {};']) {
+        expect(transformModule(source, '/node_modules/p/d.mjs', 'module').code, source).toContain('"use strict"');
+        expect(transformModule(source, '/node_modules/p/d.mjs', 'module').code, source).not.toContain('__conchExports');
+      }
+      expect(transformModule(bundle, '/src/index.mjs', 'module').code).not.toContain('__conchExports');
+    });
+  });
+
   it('reports a syntax error with Node-like text and its position', () => {
     let caught: unknown;
     try {

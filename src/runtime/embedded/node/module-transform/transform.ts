@@ -6,8 +6,8 @@
 // file is only given __conchImport and __conchMeta in place of import() and import.meta.
 // Every line stays where it was, so stack traces and Node's "file:line" context point at the source.
 
-import { initSync, parse as lexModule } from 'es-module-lexer';
 import { transform, type Transform } from 'sucrase';
+import { lexedModuleBody, lexModule, replaceImportCalls } from './lexed-module';
 import { mayUseImport, type ModuleFormat, type TransformedModule } from './messages';
 import { IMPORT_PARAM, LINK_PARAM, META_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
 
@@ -35,6 +35,12 @@ export function transformModule(source: string, filename: string, format: Module
     const lexed = rewriteCommonJsImports(source);
     if (lexed !== null) return { code: lexed, async: false };
   }
+  // An installed package's module skips the parse when the lexer can take it (its authors' code parses; a syntax
+  // error there is the engine's, without sucrase's position).
+  if (format === 'module' && !typescript && filename.includes('/node_modules/')) {
+    const lexed = lexedModuleBody(source);
+    if (lexed) return lexed;
+  }
   let rewritten;
   try {
     rewritten = rewriteModuleSyntax(source, format === 'module', typescript);
@@ -58,46 +64,22 @@ export function transformModule(source: string, filename: string, format: Module
   return module;
 }
 
-let lexerReady = false;
-
-/** es-module-lexer's imports of `source` (static ones, import() and import.meta); null when it cannot read it. */
-function lexedImports(source: string): ReturnType<typeof lexModule>[0] | null {
-  try {
-    if (!lexerReady) {
-      initSync();
-      lexerReady = true;
-    }
-    return lexModule(source)[0];
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A CommonJS file's import() and import.meta replaced, found by es-module-lexer: a lexer, twenty times faster than
  * sucrase's tokenizer on a big file (typescript.js: 25 ms against 600), which matters because most files that mention
  * `import(` do so only in strings or comments and need no change at all. Null when the lexer cannot read the file.
  */
 function rewriteCommonJsImports(source: string): string | null {
-  const found = lexedImports(source);
-  if (!found) return null;
-  let code = '';
-  let at = 0;
-  for (const entry of found) {
-    const meta = entry.d === -2;
-    if (entry.d < 0 && !meta) continue; // a static import: none in CommonJS that the engine would accept
-    code += source.slice(at, entry.ss) + (meta ? META_PARAM : IMPORT_PARAM);
-    at = entry.ss + (meta ? 'import.meta'.length : 'import'.length);
-  }
-  return at === 0 ? source : code + source.slice(at);
+  const lexed = lexModule(source);
+  return lexed && replaceImportCalls(source, lexed.imports);
 }
 
 /** An ES module's static imports and re-exports, in order, each specifier once; null when the lexer cannot read it. */
 function lexedStaticImports(source: string): string[] | null {
-  const found = lexedImports(source);
-  if (!found) return null;
+  const lexed = lexModule(source);
+  if (!lexed) return null;
   const specifiers: string[] = [];
-  for (const entry of found) {
+  for (const entry of lexed.imports) {
     if (entry.d !== -1) continue; // import() and import.meta
     if (entry.n === undefined) return null; // a specifier the lexer could not read as a plain string
     if (!specifiers.includes(entry.n)) specifiers.push(entry.n);

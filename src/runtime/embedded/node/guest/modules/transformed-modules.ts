@@ -98,8 +98,8 @@ export class TransformedModules {
    * anything runs, so an import cycle sees it (and does not wait on it).
    */
   private evaluate(name: string, source: string, filename: string): Namespace {
-    const { code, async, imports = [], bindings = [] } = transform(source, filename, 'module');
-    const exports = emptyNamespace();
+    const { code, async, imports = [], bindings = [], getterExports = false } = transform(source, filename, 'module');
+    const exports = getterExports ? namespaceOfGetters() : emptyNamespace();
     // Before the body says so itself: an importer in a cycle may read it while this module links.
     Object.defineProperty(exports, '__esModule', { value: true });
     const module: EsModule = { exports, evaluated: Promise.resolve(), state: 'linking' };
@@ -171,6 +171,27 @@ function emptyNamespace(): Namespace {
   const namespace = Object.create(null) as Namespace;
   Object.defineProperty(namespace, Symbol.toStringTag, { value: 'Module' });
   return namespace;
+}
+
+/**
+ * A namespace whose body defines its exports as getters (live bindings) on the target: each shows as the value it
+ * holds, as an export does in Node's namespace (inspected, spread, or read by descriptor), not as [Getter]. Only the
+ * descriptor is trapped: a read goes straight to the getter.
+ */
+function namespaceOfGetters(): Namespace {
+  return new Proxy(emptyNamespace(), {
+    getOwnPropertyDescriptor(target, key) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+      if (!descriptor?.get) return descriptor;
+      let value: unknown;
+      try {
+        value = descriptor.get();
+      } catch {
+        value = undefined; // a binding still in its temporal dead zone (Node shows <uninitialized>)
+      }
+      return { value, writable: true, enumerable: descriptor.enumerable, configurable: true };
+    },
+  });
 }
 
 /** Puts a namespace's keys in sorted order, as Node's are (sucrase defines them in the order of the source). */
