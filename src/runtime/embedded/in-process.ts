@@ -84,7 +84,7 @@ class InProcessEmbeddedRuntime implements EmbeddedRuntime {
     }
     this.fs = new ObservedFs(memory, (paths) => this.recordChanges(paths), (paths) => this.readOnly.check(paths), (path) => detachEntry(this.memory, path));
     this.engines = options.nodeEngines ?? forked?.engines ?? new NodeEngineChoice();
-    this.node = createNodeCommand(this.engines);
+    this.node = createNodeCommand(this.engines, options.npm?.cache);
     this.npm = createNpmCommands(options.npm);
     const commands = [
       lazyGitCommand({ workdir: this.workdir, baseline: this.baseline, push: options.gitPush, fileStats: this.stats }),

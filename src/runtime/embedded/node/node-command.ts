@@ -3,6 +3,7 @@
 
 import type { LazyCommand } from 'just-bash';
 import type { NodeEngineChoice } from './engine-choice';
+import type { ModuleStore } from './module-transform/stored-modules';
 
 export type NodeCommand = {
   /** The command to pass to `new Bash({ customCommands })`. */
@@ -11,8 +12,11 @@ export type NodeCommand = {
   dispose(): void;
 };
 
-/** A `node` command for one shell; each shell has its own engine workers. */
-export function createNodeCommand(engines: NodeEngineChoice): NodeCommand {
+/**
+ * A `node` command for one shell; each shell has its own engine workers. `moduleStore` keeps transformed modules of
+ * installed packages past the runtime's life (npm's cache).
+ */
+export function createNodeCommand(engines: NodeEngineChoice, moduleStore?: ModuleStore): NodeCommand {
   let runner: { dispose(): void } | undefined;
   let disposed = false;
   return {
@@ -20,7 +24,7 @@ export function createNodeCommand(engines: NodeEngineChoice): NodeCommand {
       name: 'node',
       load: async () => {
         const { NodeRunner } = await import('./node-runner');
-        const created = new NodeRunner(engines);
+        const created = new NodeRunner(engines, moduleStore);
         runner = created;
         if (disposed) created.dispose();
         return created.command;

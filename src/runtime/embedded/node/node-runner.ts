@@ -9,6 +9,7 @@ import type { NodeEngineChoice, NodeEngineName } from './engine-choice';
 import type { NodeLauncher } from './subprocess/child-processes';
 import { parseNodeArgs, type NodeInvocation } from './node-args';
 import { findTestFiles } from './test-files';
+import type { ModuleStore } from './module-transform/stored-modules';
 
 export const NODE_VERSION = 'v20.19.0';
 const NODE_PATH = '/usr/local/bin/node';
@@ -34,7 +35,10 @@ export class NodeRunner {
   private readonly unsubscribe: () => void;
   readonly command: Command = defineCommand('node', (args, ctx) => this.execute(args, ctx));
 
-  constructor(private readonly engines: NodeEngineChoice) {
+  constructor(
+    private readonly engines: NodeEngineChoice,
+    private readonly moduleStore?: ModuleStore,
+  ) {
     this.unsubscribe = engines.onChange(() => this.warm());
     this.warm();
   }
@@ -55,7 +59,7 @@ export class NodeRunner {
     if (wanted === 'quickjs' || !engine) return { pool: this.quickJs, engine: 'quickjs' };
     if (this.browser?.engine !== engine) {
       this.browser?.pool.dispose();
-      this.browser = { engine, pool: new EnginePool(engine) };
+      this.browser = { engine, pool: new EnginePool(engine, undefined, this.moduleStore) };
     }
     return { pool: this.browser.pool, engine: 'browser' };
   }

@@ -15,6 +15,7 @@ import { HOST_OP_PREFIX } from '../sandbox/host-ops';
 import { answerHostRequest } from '../sandbox/host-op-answers';
 import { MODULE_OP_PREFIX } from '../module-transform/messages';
 import { ModuleTransformer } from '../module-transform/module-transformer';
+import { StoredModules, type ModuleStore } from '../module-transform/stored-modules';
 
 export type RunResult = {
   stdout: string;
@@ -45,14 +46,16 @@ export class EnginePool {
   private idle: Promise<EngineWorker> | undefined;
   private readonly live = new Set<EngineWorker>();
   private disposed = false;
-  /** One per pool, so a package's modules are transformed once for the runtime's life. */
-  private readonly modules = new ModuleTransformer();
+  /** One per pool, so a package's modules are transformed once for the runtime's life (and past it, when stored). */
+  private readonly modules: ModuleTransformer;
 
-  /** `maxOutputChars`: what one program may print before it is stopped (tests use less). */
+  /** `maxOutputChars`: what one program may print before it is stopped (tests use less); `moduleStore`: see ModuleTransformer. */
   constructor(
     private readonly engine: EngineSource = quickJsEngine,
     private readonly maxOutputChars = MAX_OUTPUT_CHARS,
+    moduleStore?: ModuleStore,
   ) {
+    this.modules = new ModuleTransformer(undefined, moduleStore && new StoredModules(moduleStore));
     if (engine.name === 'browser') this.modules.prepare(); // its ES modules all go through the transform
   }
 

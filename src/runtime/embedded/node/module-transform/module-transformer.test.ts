@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FsRequest } from '../engine/protocol';
 import { TransformCache } from './cache';
 import { MAX_SOURCE_BYTES, ModuleTransformer } from './module-transformer';
+import { StoredModules, type ModuleStore } from './stored-modules';
 
 const encoder = new TextEncoder();
 const request = (args: unknown[], source?: string, op = 'module:transform'): FsRequest => ({ op, args, data: source === undefined ? undefined : encoder.encode(source) });
@@ -47,6 +48,71 @@ describe('ModuleTransformer', () => {
     for (const [index, bad] of malformed.entries()) {
       const answer = await transformer.answerModuleRequest(bad as FsRequest);
       expect(answer.kind, `malformed request ${index}`).toBe('error');
+    }
+  });
+});
+
+describe('ModuleTransformer with a store that outlives it', () => {
+  /** A store over a Map, counting what it was asked. */
+  function mapStore(entries = new Map<string, Uint8Array>()): ModuleStore & { entries: Map<string, Uint8Array>; gets: number } {
+    const store = {
+      entries,
+      gets: 0,
+      get: async (key: string) => {
+        store.gets++;
+        return entries.get(key);
+      },
+      put: async (key: string, data: Uint8Array) => void entries.set(key, data),
+    };
+    return store;
+  }
+  const parsed = "import { b } from './b.mjs';\nexport const a = b + 1;\n";
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it("keeps an installed package's fully parsed module for the next runtime, which answers from it without a parse", async () => {
+    const store = mapStore();
+    const first = await new ModuleTransformer(undefined, new StoredModules(store)).answerModuleRequest(request(['/w/node_modules/p/a.mjs', 'module'], parsed));
+    await settle();
+    expect(store.entries.size).toBe(1);
+    const [[key, bytes]] = store.entries;
+    expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual((first as { value: unknown }).value);
+    // The next runtime's transformer answers from the store: an entry marked here shows it did not parse again.
+    store.entries.set(key, encoder.encode(JSON.stringify({ code: '/* from the store */', async: true, imports: ['./b.mjs'] })));
+    const next = await new ModuleTransformer(undefined, new StoredModules(store)).answerModuleRequest(request(['/w/node_modules/p/a.mjs', 'module'], parsed));
+    expect(next).toEqual({ kind: 'json', value: { code: '/* from the store */', async: true, imports: ['./b.mjs'] } });
+  });
+
+  it("stores neither the project's own modules nor those the lexer takes, and never asks the store for those", async () => {
+    const store = mapStore();
+    const transformer = new ModuleTransformer(undefined, new StoredModules(store));
+    await transformer.answerModuleRequest(request(['/w/src/a.mjs', 'module'], parsed));
+    await transformer.answerModuleRequest(request(['/w/node_modules/p/bundle.mjs', 'module'], 'var x = 1;\nexport { x };\n'));
+    await transformer.answerModuleRequest(request(['/w/node_modules/p/c.cjs', 'commonjs'], "module.exports = () => import('./x.mjs');"));
+    await settle();
+    expect({ stored: store.entries.size, asked: store.gets, cached: transformer.cache.size }).toEqual({ stored: 0, asked: 0, cached: 3 });
+  });
+
+  it('transforms anyway when the stored entry is malformed, or the store fails or does not answer', async () => {
+    const malformed = ['not json', 'null', '{"code": 1, "async": false}', '{"code": "x", "async": "yes"}', '{"code": "x", "async": true, "imports": [1]}', '{"code": "x", "async": true, "bindings": [{"name": "a"}]}'];
+    const key = (await (async () => {
+      const store = mapStore();
+      await new ModuleTransformer(undefined, new StoredModules(store)).answerModuleRequest(request(['/w/node_modules/p/a.mjs', 'module'], parsed));
+      await settle();
+      return [...store.entries.keys()][0];
+    })())!;
+    for (const text of malformed) {
+      const store = mapStore(new Map([[key, encoder.encode(text)]]));
+      const answer = await new ModuleTransformer(undefined, new StoredModules(store)).answerModuleRequest(request(['/w/node_modules/p/a.mjs', 'module'], parsed));
+      expect(answer, text).toMatchObject({ kind: 'json', value: { async: true, imports: ['./b.mjs'] } });
+      expect((answer as { value: { code: string } }).value.code, text).toContain('exports.a');
+    }
+    const failing: ModuleStore = { get: () => Promise.reject(new Error('QuotaExceededError')), put: () => Promise.reject(new Error('QuotaExceededError')) };
+    const silent: ModuleStore = { get: () => new Promise(() => {}), put: () => new Promise(() => {}) };
+    for (const store of [failing, silent]) {
+      const started = Date.now();
+      const answer = await new ModuleTransformer(undefined, new StoredModules(store)).answerModuleRequest(request(['/w/node_modules/p/a.mjs', 'module'], parsed));
+      expect(answer).toMatchObject({ kind: 'json', value: { imports: ['./b.mjs'] } });
+      expect(Date.now() - started).toBeLessThan(3000);
     }
   });
 });

@@ -5,10 +5,11 @@ import type { FsAnswer } from '../engine/fs-service';
 import type { FsRequest } from '../engine/protocol';
 import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from './messages';
 import { TransformCache } from './cache';
-import type { ModuleSyntaxError, transformModule } from './transform';
+import type { StoredModules } from './stored-modules';
+import type * as Transform from './transform';
 
 /** sucrase loads on the first transform: a runtime whose engine loads modules natively never pays for it. */
-type TransformApi = { transformModule: typeof transformModule; ModuleSyntaxError: typeof ModuleSyntaxError };
+type TransformApi = typeof Transform;
 
 /** The largest source the transform takes (a bundled package is a few MB; past this something is wrong). */
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
@@ -16,11 +17,17 @@ const MAX_FILENAME_LENGTH = 4096;
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-/** Transforms modules for one runtime's engines, remembering what it transformed. */
+/**
+ * Transforms modules for one runtime's engines, remembering what it transformed: in memory, and (an installed
+ * package's modules that needed the full parse) in `stored`, which outlives the runtime.
+ */
 export class ModuleTransformer {
   private api: Promise<TransformApi> | undefined;
 
-  constructor(readonly cache = new TransformCache()) {}
+  constructor(
+    readonly cache = new TransformCache(),
+    private readonly stored?: StoredModules,
+  ) {}
 
   /** Loads the transform ahead of the first request (an engine that will need it): its first module costs less. */
   prepare(): void {
@@ -53,20 +60,32 @@ export class ModuleTransformer {
     if (data.byteLength > MAX_SOURCE_BYTES) {
       return invalid(`${op}: ${filename} is ${data.byteLength} bytes; modules over ${MAX_SOURCE_BYTES} bytes are not transformed`);
     }
-    const key = TransformCache.keyOf(`${format}:${/\.[cm]?ts$/.test(filename) ? 'ts' : 'js'}`, data);
+    const api = await (this.api ??= import('./transform'));
+    const installed = api.isInstalled(filename);
+    // An installed package's file may take the lexer's path, a project's never: the output depends on which.
+    const key = TransformCache.keyOf(`${format}:${/\.[cm]?ts$/.test(filename) ? 'ts' : 'js'}:${installed ? 'installed' : 'project'}`, data);
     const cached = this.cache.get(key);
     if (cached) return json(cached);
-    const { transformModule, ModuleSyntaxError } = await (this.api ??= import('./transform'));
+    const source = decoder.decode(data);
+    const quick = api.quickTransform(source, filename, format);
+    if (quick) return this.keep(key, quick);
+    const stored = installed ? await this.stored?.get(key) : undefined;
+    if (stored) return this.keep(key, stored);
     let module: TransformedModule;
     try {
-      module = transformModule(decoder.decode(data), filename, format);
+      module = api.fullTransform(source, filename, format);
     } catch (error) {
-      if (error instanceof ModuleSyntaxError) {
+      if (error instanceof api.ModuleSyntaxError) {
         // The parser's message with its position last, as the guest reads it: "Unexpected token (3:7)".
         return { kind: 'error', code: 'ERR_SYNTAX', message: `${error.message} (${error.line}:${error.column})` };
       }
       throw error;
     }
+    if (installed) this.stored?.put(key, module);
+    return this.keep(key, module);
+  }
+
+  private keep(key: string, module: TransformedModule): FsAnswer {
     this.cache.set(key, module);
     return json(module);
   }

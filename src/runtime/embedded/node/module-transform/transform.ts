@@ -27,20 +27,36 @@ export class ModuleSyntaxError extends Error {
 
 /** `source` (of `filename`, in `format`) as the body described above; throws ModuleSyntaxError. */
 export function transformModule(source: string, filename: string, format: ModuleFormat): TransformedModule {
+  return quickTransform(source, filename, format) ?? fullTransform(source, filename, format);
+}
+
+/** Whether `filename` is an installed package's: its authors' code, known to parse. */
+export function isInstalled(filename: string): boolean {
+  return filename.includes('/node_modules/');
+}
+
+/**
+ * The body where no full parse is needed (a few ms even for a big file), else null: a CommonJS file, whose only
+ * change is its import() and import.meta, and an installed package's ES module that the lexer can take (a syntax
+ * error there is the engine's, without sucrase's position).
+ */
+export function quickTransform(source: string, filename: string, format: ModuleFormat): TransformedModule | null {
   const typescript = TYPESCRIPT.test(filename);
   if (format === 'commonjs' && !mayUseImport(source)) {
-    return { code: typescript ? sucrase(source, filename, ['typescript']) : source, async: false };
+    return typescript ? null : { code: source, async: false };
   }
-  if (format === 'commonjs' && !typescript) {
+  if (typescript) return null;
+  if (format === 'commonjs') {
     const lexed = rewriteCommonJsImports(source);
-    if (lexed !== null) return { code: lexed, async: false };
+    return lexed === null ? null : { code: lexed, async: false };
   }
-  // An installed package's module skips the parse when the lexer can take it (its authors' code parses; a syntax
-  // error there is the engine's, without sucrase's position).
-  if (format === 'module' && !typescript && filename.includes('/node_modules/')) {
-    const lexed = lexedModuleBody(source);
-    if (lexed) return lexed;
-  }
+  return isInstalled(filename) ? lexedModuleBody(source) : null;
+}
+
+/** The body by sucrase's parse (and its TypeScript transform); throws ModuleSyntaxError. */
+export function fullTransform(source: string, filename: string, format: ModuleFormat): TransformedModule {
+  const typescript = TYPESCRIPT.test(filename);
+  if (format === 'commonjs' && !mayUseImport(source)) return { code: typescript ? sucrase(source, filename, ['typescript']) : source, async: false };
   let rewritten;
   try {
     rewritten = rewriteModuleSyntax(source, format === 'module', typescript);
