@@ -11,28 +11,13 @@ import { zipSync } from 'fflate';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { CPU_SCRIPT, type CpuResult } from '../bench/lib/node-cpu-script';
+import { timeInTerminal } from '../bench/lib/terminal-timing';
 
 const WARM_RUNS = 7;
 
-/** Types `command; echo <marker>-$((40+2))` and returns the milliseconds from Enter to the frame showing the marker. */
+/** Times `command` in the terminal (see timeInTerminal), failing the test if it did not finish. */
 async function timed(page: Page, command: string, marker: string): Promise<number> {
-  await page.keyboard.type(`${command}; echo ${marker}-$((40 + 2))`);
-  const shown = page.evaluate(
-    (expected) =>
-      new Promise<number>((resolve) => {
-        const started = performance.now();
-        const look = () => {
-          const rows = document.querySelectorAll('[data-testid="terminal-shell"] .xterm-rows > div');
-          if (Array.from(rows).some((row) => row.textContent?.trim() === expected)) resolve(performance.now() - started);
-          else if (performance.now() - started > 120_000) resolve(-1);
-          else requestAnimationFrame(look);
-        };
-        requestAnimationFrame(look);
-      }),
-    `${marker}-42`,
-  );
-  await page.keyboard.press('Enter');
-  const ms = await shown;
+  const ms = await timeInTerminal(page, command, marker);
   expect(ms, `${command} finished`).toBeGreaterThan(0);
   return ms;
 }

@@ -20,13 +20,17 @@ export class TransformCache {
 
   constructor(private readonly maxBytes = DEFAULT_CACHE_BYTES) {}
 
-  /** The cache key of `source` transformed as `variant` (format and dialect). */
-  static keyOf(variant: string, source: Uint8Array): string {
+  /**
+   * The cache key of `source` transformed as `variant` (format and dialect). Worked out on every request, hits too,
+   * so by the platform's native digest where there is one (typescript.js, 9 MB: 13 ms against 40 in JavaScript).
+   */
+  static async keyOf(variant: string, source: Uint8Array): Promise<string> {
     const head = encoder.encode(`${variant}\0`);
     const input = new Uint8Array(head.length + source.length);
     input.set(head);
     input.set(source, head.length);
-    return bytesToHex(sha1(input));
+    const subtle = globalThis.crypto?.subtle;
+    return bytesToHex(subtle ? new Uint8Array(await subtle.digest('SHA-1', input)) : sha1(input));
   }
 
   get(key: string): TransformedModule | undefined {
@@ -39,7 +43,7 @@ export class TransformCache {
 
   /** Keeps `module`, evicting the least recently used entries past the bound (one larger than it is not kept). */
   set(key: string, module: TransformedModule): void {
-    const bytes = (module.code.length + key.length) * 2; // a string holds two bytes per code unit
+    const bytes = ((module.code?.length ?? 0) + key.length) * 2; // a string holds two bytes per code unit
     if (bytes > this.maxBytes) return;
     const old = this.entries.get(key);
     if (old) {

@@ -9,7 +9,7 @@
 // where it was.
 
 import { initSync, parse } from 'es-module-lexer';
-import type { TransformedModule } from './messages';
+import type { TransformOutput } from './messages';
 import { IMPORT_PARAM, META_PARAM } from './rewrite';
 
 type Lexed = ReturnType<typeof parse>;
@@ -52,7 +52,7 @@ const CLAUSE = /export\s*\{[\s\w$,]*\}/y;
  * The body of ES module `source` described above, or null when it is not one this path takes: a static import or
  * re-export, a default export of an expression, a clause with string names, or a source the lexer cannot read.
  */
-export function lexedModuleBody(source: string): TransformedModule | null {
+export function lexedModuleBody(source: string): TransformOutput | null {
   const lexed = lexModule(source);
   if (!lexed || lexed.imports.some((entry) => entry.d === -1)) return null;
   const getters: string[] = [];

@@ -18,14 +18,19 @@ export type ModuleFormat = 'module' | 'commonjs';
  * ES modules only: `imports`, the static imports' specifiers in order, so the guest links before it runs the body;
  * `bindings`, the names each import statement takes (JavaScript only), so a missing export fails as in Node;
  * `getterExports`, the body defines every export as a getter (a live binding), which the namespace shows as a value.
+ * No `code` means the source itself (most CommonJS files that mention import() only do so in strings): a big file
+ * is not sent back unchanged.
  */
 export type TransformedModule = {
-  code: string;
+  code?: string;
   async: boolean;
   imports?: string[];
   bindings?: { specifier: string; name: string; line: number }[];
   getterExports?: boolean;
 };
+
+/** A transform's output as it is made (the host leaves `code` out of its answer when it is the source itself). */
+export type TransformOutput = TransformedModule & { code: string };
 
 /** A cheap test before a CommonJS file goes to the transform (guest) or the tokenizer (host): may it use import()? */
 export function mayUseImport(source: string): boolean {

@@ -23,6 +23,15 @@ describe('ModuleTransformer', () => {
     expect(transformer.cache.size).toBe(2); // another format is another entry
   });
 
+  it('leaves the code out of an answer that would be the source itself (a big CommonJS file is not sent back)', async () => {
+    const transformer = new ModuleTransformer();
+    const mentions = "// import('x')\nmodule.exports = 'import(' + 1;\n";
+    expect(await transformer.answerModuleRequest(request(['/a.cjs', 'commonjs'], mentions))).toEqual({ kind: 'json', value: { async: false } });
+    expect(await transformer.answerModuleRequest(request(['/a.cjs', 'commonjs'], mentions))).toEqual({ kind: 'json', value: { async: false } });
+    const calls = "module.exports = () => import('./x.mjs');\n";
+    expect(await transformer.answerModuleRequest(request(['/b.cjs', 'commonjs'], calls))).toEqual({ kind: 'json', value: { async: false, code: "module.exports = () => __conchImport('./x.mjs');\n" } });
+  });
+
   it('answers a syntax error with ERR_SYNTAX, the parser message and its position', async () => {
     expect(await new ModuleTransformer().answerModuleRequest(request(['/bad.mjs', 'module'], 'let x = ;'))).toEqual({
       kind: 'error',
@@ -120,8 +129,10 @@ describe('ModuleTransformer with a store that outlives it', () => {
 describe('TransformCache', () => {
   const module = (size: number) => ({ code: 'x'.repeat(size), async: false });
 
-  it('evicts the least recently used entries once it holds more bytes than its bound', () => {
-    const key = (name: string) => TransformCache.keyOf('module:js', encoder.encode(name));
+  it('evicts the least recently used entries once it holds more bytes than its bound', async () => {
+    const keys = new Map<string, string>();
+    for (const name of ['a', 'b', 'c', 'd', 'huge']) keys.set(name, await TransformCache.keyOf('module:js', encoder.encode(name)));
+    const key = (name: string) => keys.get(name)!;
     const entryBytes = (100 + key('a').length) * 2;
     const cache = new TransformCache(entryBytes * 3);
     cache.set(key('a'), module(100));
@@ -137,9 +148,11 @@ describe('TransformCache', () => {
     expect(cache.size).toBe(3);
   });
 
-  it('keys by content: the same source hits, a changed byte or another variant misses', () => {
-    expect(TransformCache.keyOf('module:js', encoder.encode('a'))).toBe(TransformCache.keyOf('module:js', encoder.encode('a')));
-    expect(TransformCache.keyOf('module:js', encoder.encode('a'))).not.toBe(TransformCache.keyOf('module:js', encoder.encode('b')));
-    expect(TransformCache.keyOf('module:js', encoder.encode('a'))).not.toBe(TransformCache.keyOf('commonjs:js', encoder.encode('a')));
+  it('keys by content: the same source hits, a changed byte or another variant misses', async () => {
+    const key = (variant: string, text: string) => TransformCache.keyOf(variant, encoder.encode(text));
+    expect(await key('module:js', 'a')).toBe(await key('module:js', 'a'));
+    expect(await key('module:js', 'a')).not.toBe(await key('module:js', 'b'));
+    expect(await key('module:js', 'a')).not.toBe(await key('commonjs:js', 'a'));
+    expect(await key('module:js', 'a')).toMatch(/^[0-9a-f]{40}$/);
   });
 });

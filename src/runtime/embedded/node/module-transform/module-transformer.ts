@@ -63,12 +63,12 @@ export class ModuleTransformer {
     const api = await (this.api ??= import('./transform'));
     const installed = api.isInstalled(filename);
     // An installed package's file may take the lexer's path, a project's never: the output depends on which.
-    const key = TransformCache.keyOf(`${format}:${/\.[cm]?ts$/.test(filename) ? 'ts' : 'js'}:${installed ? 'installed' : 'project'}`, data);
+    const key = await TransformCache.keyOf(`${format}:${/\.[cm]?ts$/.test(filename) ? 'ts' : 'js'}:${installed ? 'installed' : 'project'}`, data);
     const cached = this.cache.get(key);
     if (cached) return json(cached);
     const source = decoder.decode(data);
     const quick = api.quickTransform(source, filename, format);
-    if (quick) return this.keep(key, quick);
+    if (quick) return this.keep(key, quick.code === source ? { ...quick, code: undefined } : quick);
     const stored = installed ? await this.stored?.get(key) : undefined;
     if (stored) return this.keep(key, stored);
     let module: TransformedModule;

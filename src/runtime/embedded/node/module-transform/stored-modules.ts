@@ -63,7 +63,7 @@ function parseStored(text: string): TransformedModule | undefined {
   }
   if (value === null || typeof value !== 'object') return undefined;
   const { code, async, imports, bindings, getterExports } = value as Record<string, unknown>;
-  if (typeof code !== 'string' || typeof async !== 'boolean') return undefined;
+  if ((code !== undefined && typeof code !== 'string') || typeof async !== 'boolean') return undefined;
   if (imports !== undefined && !(Array.isArray(imports) && imports.every((specifier) => typeof specifier === 'string'))) return undefined;
   if (bindings !== undefined && !(Array.isArray(bindings) && bindings.every(isBinding))) return undefined;
   if (getterExports !== undefined && typeof getterExports !== 'boolean') return undefined;

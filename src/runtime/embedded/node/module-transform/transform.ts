@@ -8,7 +8,7 @@
 
 import { transform, type Transform } from 'sucrase';
 import { lexedModuleBody, lexModule, replaceImportCalls } from './lexed-module';
-import { mayUseImport, type ModuleFormat, type TransformedModule } from './messages';
+import { mayUseImport, type ModuleFormat, type TransformOutput } from './messages';
 import { IMPORT_PARAM, LINK_PARAM, META_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
@@ -26,7 +26,7 @@ export class ModuleSyntaxError extends Error {
 }
 
 /** `source` (of `filename`, in `format`) as the body described above; throws ModuleSyntaxError. */
-export function transformModule(source: string, filename: string, format: ModuleFormat): TransformedModule {
+export function transformModule(source: string, filename: string, format: ModuleFormat): TransformOutput {
   return quickTransform(source, filename, format) ?? fullTransform(source, filename, format);
 }
 
@@ -40,7 +40,7 @@ export function isInstalled(filename: string): boolean {
  * change is its import() and import.meta, and an installed package's ES module that the lexer can take (a syntax
  * error there is the engine's, without sucrase's position).
  */
-export function quickTransform(source: string, filename: string, format: ModuleFormat): TransformedModule | null {
+export function quickTransform(source: string, filename: string, format: ModuleFormat): TransformOutput | null {
   const typescript = TYPESCRIPT.test(filename);
   if (format === 'commonjs' && !mayUseImport(source)) {
     return typescript ? null : { code: source, async: false };
@@ -54,7 +54,7 @@ export function quickTransform(source: string, filename: string, format: ModuleF
 }
 
 /** The body by sucrase's parse (and its TypeScript transform); throws ModuleSyntaxError. */
-export function fullTransform(source: string, filename: string, format: ModuleFormat): TransformedModule {
+export function fullTransform(source: string, filename: string, format: ModuleFormat): TransformOutput {
   const typescript = TYPESCRIPT.test(filename);
   if (format === 'commonjs' && !mayUseImport(source)) return { code: typescript ? sucrase(source, filename, ['typescript']) : source, async: false };
   let rewritten;
@@ -75,7 +75,7 @@ export function fullTransform(source: string, filename: string, format: ModuleFo
   const hoisted = rewritten.hoistedExports.map(([name, local]) => `exports.${name} = ${local};`);
   // Node links a module's imports (running them) before its body, and waits for one still on a top-level await.
   if (imports.length) hoisted.push(`const __conchLinked = ${LINK_PARAM}(); if (__conchLinked) await __conchLinked;`);
-  const module: TransformedModule = { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
+  const module: TransformOutput = { code: prologue(patchStarExport(code), hoisted), async: rewritten.usesTopLevelAwait || imports.length > 0, imports };
   if (rewritten.bindings.length) module.bindings = rewritten.bindings;
   return module;
 }

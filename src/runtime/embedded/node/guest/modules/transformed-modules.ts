@@ -215,9 +215,10 @@ function missingExport(binding: { specifier: string; name: string; line: number 
 }
 
 /** Asks the host to transform `source`; a syntax error is thrown as Node throws it, pointing at the file's line. */
-function transform(source: string, filename: string, format: ModuleFormat): TransformedModule {
+function transform(source: string, filename: string, format: ModuleFormat): TransformedModule & { code: string } {
   try {
-    return JSON.parse(host.fs(MODULE_TRANSFORM_OP, JSON.stringify([filename, format]), host.encodeUtf8(source)) as string) as TransformedModule;
+    const module = JSON.parse(host.fs(MODULE_TRANSFORM_OP, JSON.stringify([filename, format]), host.encodeUtf8(source)) as string) as TransformedModule;
+    return { ...module, code: module.code ?? source };
   } catch (error) {
     const failure = error as Error & { code?: string };
     if (failure.code !== 'ERR_SYNTAX') throw error;
