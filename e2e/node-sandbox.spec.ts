@@ -40,6 +40,8 @@ test('the boot probe picks the browser engine, the runtime details say why, and 
   await expect(engine).toHaveAttribute('data-engine', 'browser');
   await expect(engine).toContainText("runs on the browser's own engine");
   await expect(engine).toContainText('opaque origin');
+  // Chromium has a heap probe in the isolated frame (performance.measureUserAgentSpecificMemory).
+  await expect(engine).toContainText('its heap probed (a program past 2 GB is stopped)');
   await page.keyboard.press('Escape');
   await shell.click();
   await run(page, shell, `node -p "typeof WebAssembly + ' ' + process.version"; node --engine=quickjs -p "typeof WebAssembly"`, 'ENGINES-DONE');

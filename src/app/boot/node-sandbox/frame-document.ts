@@ -15,6 +15,8 @@ export function sandboxFrameDocument(): string {
 export type FrameProbe = {
   origin: string;
   isolated: boolean;
+  /** performance.measureUserAgentSpecificMemory is there (it needs isolation): the relay is told each worker's heap. */
+  heapProbe?: boolean;
   storage: 'blocked' | 'reachable';
   worker: { started: boolean; isolated: boolean; waited: boolean; evaluates: boolean; storage: 'blocked' | 'reachable' };
 };
@@ -23,6 +25,25 @@ export type FrameProbe = {
 function frameScript(): void {
   let relay: Worker | null = null;
   let relayUrl: string | null = null;
+  type Measurement = { breakdown: { bytes: number; attribution: { url: string; scope: string }[] }[] };
+  const measureMemory = () =>
+    self.crossOriginIsolated ? (performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<Measurement> }).measureUserAgentSpecificMemory : undefined;
+  // The heap of each of the frame's workers, measured again and again while `watched` is the relay (a figure comes
+  // with the browser's next garbage collection, within some 20 seconds), sent to it by worker script address.
+  const watchHeap = async (watched: Worker) => {
+    const measure = measureMemory();
+    while (measure && relay === watched) {
+      let sizes: [string, number][];
+      try {
+        const result = await measure.call(performance);
+        sizes = result.breakdown.flatMap((entry) => entry.attribution.filter((where) => where.scope === 'DedicatedWorkerGlobalScope').map((where): [string, number] => [where.url, entry.bytes]));
+      } catch {
+        return;
+      }
+      if (relay === watched) watched.postMessage({ type: 'heap', sizes });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
   const storageOf = (): 'blocked' | 'reachable' => {
     try {
       indexedDB.open('conch-probe');
@@ -71,7 +92,7 @@ function frameScript(): void {
     const data = event.data as { type?: string; relay?: unknown; port?: unknown };
     if (data?.type === 'probe') {
       void probeWorker().then((worker) => {
-        const probe: FrameProbe = { origin: self.origin, isolated: self.crossOriginIsolated === true, storage: storageOf(), worker };
+        const probe: FrameProbe = { origin: self.origin, isolated: self.crossOriginIsolated === true, heapProbe: typeof measureMemory() === 'function', storage: storageOf(), worker };
         parent.postMessage({ type: 'probe-result', probe }, '*');
       });
     } else if (data?.type === 'connect' && typeof data.relay === 'string' && data.port instanceof MessagePort) {
@@ -79,6 +100,7 @@ function frameScript(): void {
       relayUrl ??= URL.createObjectURL(new Blob([data.relay], { type: 'text/javascript' }));
       relay = new Worker(relayUrl, { name: 'conch-node-relay' });
       relay.postMessage({ type: 'connect', port: data.port }, [data.port]);
+      void watchHeap(relay);
     }
   });
   parent.postMessage({ type: 'frame-ready' }, '*');

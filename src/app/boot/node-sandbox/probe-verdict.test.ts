@@ -15,6 +15,7 @@ const sealed: FrameProbe = {
 describe("the sandbox frame's probe verdict", () => {
   it('chooses the browser engine when every check holds', () => {
     expect(probeVerdict(sealed)).toEqual({ ok: true, reason: BROWSER_ENGINE_REASON });
+    expect(probeVerdict({ ...sealed, heapProbe: true })).toEqual({ ok: true, reason: `${BROWSER_ENGINE_REASON}, its heap probed (a program past 2 GB is stopped)` });
   });
 
   it('falls back to QuickJS naming the first check that failed', () => {

@@ -3,6 +3,7 @@
 // The reason names the first check that failed, for the runtime details.
 
 import type { FrameProbe } from './frame-document';
+import { MAX_ENGINE_HEAP_BYTES } from '../../../runtime/embedded/node/sandbox/sandbox-protocol';
 
 export type ProbeVerdict = { ok: true; reason: string } | { ok: false; reason: string };
 
@@ -11,7 +12,8 @@ export const BROWSER_ENGINE_REASON = "the browser's own engine, in a sandbox fra
 /** The verdict on `probe` (undefined: the frame never answered). */
 export function probeVerdict(probe: FrameProbe | undefined): ProbeVerdict {
   const failure = firstFailure(probe);
-  return failure ? { ok: false, reason: `QuickJS: ${failure}` } : { ok: true, reason: BROWSER_ENGINE_REASON };
+  if (failure) return { ok: false, reason: `QuickJS: ${failure}` };
+  return { ok: true, reason: probe?.heapProbe ? `${BROWSER_ENGINE_REASON}, its heap probed (a program past ${MAX_ENGINE_HEAP_BYTES / 1024 ** 3} GB is stopped)` : BROWSER_ENGINE_REASON };
 }
 
 function firstFailure(probe: FrameProbe | undefined): string | null {

@@ -7,14 +7,18 @@ import { REPLY_HEADER_BYTES, REPLY_INITIAL_BYTES, CONTROL_BYTES, type GuestSourc
 import type { FsAnswer } from '../engine/fs-service';
 import { signalControl, writeReply, type ControlSignal } from '../engine/run-channel';
 import { checkEngineMessage } from './message-checks';
-import type { HostToRelay, RelayToEngine, RelayToHost } from './sandbox-protocol';
+import { MAX_ENGINE_HEAP_BYTES, type HostToRelay, type RelayToEngine, type RelayToHost } from './sandbox-protocol';
 
 /** The largest reply buffer an engine may hand over (fs-grow). */
 const MAX_REPLY_BYTES = 1024 * 1024 * 1024 + REPLY_HEADER_BYTES;
 const MAX_WORKERS = 64;
 
-/** An engine worker as the relay sees it (a blob: worker in the frame, a worker_threads worker in tests). */
+/**
+ * An engine worker as the relay sees it (a blob: worker in the frame, a worker_threads worker in tests). `url`: the
+ * script address it was started from, one of its own, by which the heap probe names it.
+ */
 export type RelayEngineWorker = {
+  url?: string;
   post(message: RelayToEngine): void;
   onMessage(listener: (data: unknown) => void): void;
   onError(listener: (reason: string) => void): void;
@@ -27,8 +31,11 @@ export type RelayLine = { post(message: RelayToHost): void; onMessage(listener: 
 type Run = { id: number; reply: SharedArrayBuffer; control: Int32Array; pending?: FsAnswer };
 type Slot = { engine: RelayEngineWorker; run?: Run };
 
+/** What the frame tells the relay: the heap probe's bytes per worker script address. */
+export type RelayControl = { heapMeasured(sizes: unknown): void };
+
 /** Serves the host on `line`, starting engine workers with `spawn(engineSource)`. */
-export function startRelay(line: RelayLine, spawn: (engineSource: string) => RelayEngineWorker): void {
+export function startRelay(line: RelayLine, spawn: (engineSource: string) => RelayEngineWorker): RelayControl {
   let setup: { engine: string; guest: GuestSources } | undefined;
   const slots = new Map<number, Slot>();
 
@@ -47,6 +54,20 @@ export function startRelay(line: RelayLine, spawn: (engineSource: string) => Rel
       // a malformed message from the host changes nothing
     }
   });
+
+  return {
+    heapMeasured(sizes) {
+      if (!Array.isArray(sizes)) return;
+      for (const entry of sizes.slice(0, 10_000) as unknown[]) {
+        if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number' || !(entry[1] > MAX_ENGINE_HEAP_BYTES)) continue;
+        for (const [worker, slot] of slots) {
+          if (slot.engine.url !== entry[0] || !slot.run) continue;
+          const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+          exit(worker, `JavaScript heap out of memory: the program's heap reached ${gb(entry[1])}, past the browser engine's ${gb(MAX_ENGINE_HEAP_BYTES)} limit`);
+        }
+      }
+    },
+  };
 
   function fromHost(message: HostToRelay): void {
     if (typeof message !== 'object' || message === null) return;

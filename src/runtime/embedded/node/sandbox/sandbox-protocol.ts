@@ -8,6 +8,13 @@ import type { EngineJob, EngineToHost, GuestSources } from '../engine/protocol';
 import type { FsAnswer } from '../engine/fs-service';
 import type { ControlSignal } from '../engine/run-channel';
 
+/**
+ * A program's heap past which the frame's heap probe (performance.measureUserAgentSpecificMemory, where the browser
+ * has it) stops it: browsers give no per-worker cap, and a worker's isolate fails near 4 GB, taking the frame's
+ * process with it. The probe's figure comes with the next garbage collection, seconds late.
+ */
+export const MAX_ENGINE_HEAP_BYTES = 2 * 1024 ** 3;
+
 /** Host -> relay. `worker` numbers the host's engine workers; the relay keeps one engine worker per number. */
 export type HostToRelay =
   /** The engine worker's script and the guest environment, once, before any worker starts. */
