@@ -15,20 +15,28 @@ import { IMPORT_PARAM, META_PARAM } from './rewrite';
 type Lexed = ReturnType<typeof parse>;
 type LexedImport = Lexed[0][number];
 
+type LexedModule = { imports: readonly LexedImport[]; exports: Lexed[1] };
+
 let lexerReady = false;
+// The last source lexed: an installed module this path leaves to the full transform is lexed there again.
+let last: { source: string; lexed: LexedModule | null } | undefined;
 
 /** es-module-lexer's imports and exports of `source`; null when it cannot read it. */
-export function lexModule(source: string): { imports: readonly LexedImport[]; exports: Lexed[1] } | null {
+export function lexModule(source: string): LexedModule | null {
+  if (last?.source === source) return last.lexed;
+  let lexed: LexedModule | null;
   try {
     if (!lexerReady) {
       initSync();
       lexerReady = true;
     }
     const [imports, exports] = parse(source);
-    return { imports, exports };
+    lexed = { imports, exports };
   } catch {
-    return null;
+    lexed = null;
   }
+  last = { source, lexed };
+  return lexed;
 }
 
 /** `source` with the lexer's import() and import.meta replaced by the wrapper's parameters (static imports are left). */

@@ -32,6 +32,11 @@ export type TransformedModule = {
 /** A transform's output as it is made (the host leaves `code` out of its answer when it is the source itself). */
 export type TransformOutput = TransformedModule & { code: string };
 
+/** Whether `filename` is an installed package's: its authors' code, known to parse. */
+export function isInstalled(filename: string): boolean {
+  return filename.includes('/node_modules/');
+}
+
 /** A cheap test before a CommonJS file goes to the transform (guest) or the tokenizer (host): may it use import()? */
 export function mayUseImport(source: string): boolean {
   return /\bimport\s*(\(|\.\s*meta\b)/.test(source);

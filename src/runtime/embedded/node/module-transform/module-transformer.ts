@@ -3,7 +3,7 @@
 
 import type { FsAnswer } from '../engine/fs-service';
 import type { FsRequest } from '../engine/protocol';
-import { MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from './messages';
+import { isInstalled, MODULE_TRANSFORM_OP, type ModuleFormat, type TransformedModule } from './messages';
 import { TransformCache } from './cache';
 import type { StoredModules } from './stored-modules';
 import type * as Transform from './transform';
@@ -60,12 +60,12 @@ export class ModuleTransformer {
     if (data.byteLength > MAX_SOURCE_BYTES) {
       return invalid(`${op}: ${filename} is ${data.byteLength} bytes; modules over ${MAX_SOURCE_BYTES} bytes are not transformed`);
     }
-    const api = await (this.api ??= import('./transform'));
-    const installed = api.isInstalled(filename);
+    const installed = isInstalled(filename);
     // An installed package's file may take the lexer's path, a project's never: the output depends on which.
     const key = await TransformCache.keyOf(`${format}:${/\.[cm]?ts$/.test(filename) ? 'ts' : 'js'}:${installed ? 'installed' : 'project'}`, data);
     const cached = this.cache.get(key);
     if (cached) return json(cached);
+    const api = await (this.api ??= import('./transform'));
     const source = decoder.decode(data);
     const quick = api.quickTransform(source, filename, format);
     if (quick) return this.keep(key, quick.code === source ? { ...quick, code: undefined } : quick);

@@ -8,7 +8,7 @@
 
 import { transform, type Transform } from 'sucrase';
 import { lexedModuleBody, lexModule, replaceImportCalls } from './lexed-module';
-import { mayUseImport, type ModuleFormat, type TransformOutput } from './messages';
+import { isInstalled, mayUseImport, type ModuleFormat, type TransformOutput } from './messages';
 import { IMPORT_PARAM, LINK_PARAM, META_PARAM, rewriteModuleSyntax, staticImports } from './rewrite';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
@@ -28,11 +28,6 @@ export class ModuleSyntaxError extends Error {
 /** `source` (of `filename`, in `format`) as the body described above; throws ModuleSyntaxError. */
 export function transformModule(source: string, filename: string, format: ModuleFormat): TransformOutput {
   return quickTransform(source, filename, format) ?? fullTransform(source, filename, format);
-}
-
-/** Whether `filename` is an installed package's: its authors' code, known to parse. */
-export function isInstalled(filename: string): boolean {
-  return filename.includes('/node_modules/');
 }
 
 /**
